@@ -1,0 +1,3 @@
+import { processIo, runCli } from './main.js';
+
+process.exitCode = runCli(process.argv.slice(2), processIo);

@@ -1,0 +1,21 @@
+/** What a command may touch: injected so that tests run commands in-process. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readFile: (path: string) => string;
+  writeFile: (path: string, text: string) => void;
+  readStdin: () => string;
+}
+
+export interface Command {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** The full `--help` text. */
+  help: string;
+  /** Returns the process exit code: 0 success, 1 findings (syntax errors, check failures), 2 usage errors. */
+  run: (args: string[], io: CliIo) => number;
+}
+
+/** A mistake in the command line itself (unknown option, missing argument): exit code 2. */
+export class UsageError extends Error {}

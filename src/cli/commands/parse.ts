@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util';
+import type { Node } from '../../lang/ast.js';
+import { parse } from '../../lang/parse.js';
+import type { Command } from '../command.js';
+import { collectInputs, reportDiagnostics } from '../inputs.js';
+
+export const parseCommand: Command = {
+  name: 'parse',
+  summary: 'check syntax and print the syntax tree as JSON',
+  help: `Usage: cfrules parse [options] [FILE...]
+
+Parses each expression and prints its syntax tree as JSON (one document per
+expression), or the syntax error in Cloudflare's format. Each FILE holds one
+expression; - reads standard input.
+
+Options:
+  -e, --expression EXPR  parse EXPR (may be repeated)
+      --spans            include source spans (start, end, line, column) in the tree
+  -h, --help             show this help
+
+Strings, regex patterns and map keys are byte strings; in the JSON they appear as
+text when they are valid UTF-8. Numbers, IP addresses and byte strings stay
+uninterpreted ("bare") until they are checked against a field's type.
+
+Exit status: 0 all valid, 1 a syntax error, 2 usage error.
+`,
+  run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        expression: { type: 'string', short: 'e', multiple: true, default: [] },
+        spans: { type: 'boolean', default: false },
+      },
+    });
+    let status = 0;
+    for (const input of collectInputs(positionals, values.expression ?? [], io)) {
+      const result = parse(input.source);
+      if (!result.ast) {
+        reportDiagnostics(input, result, io);
+        status = 1;
+        continue;
+      }
+      io.stdout(`${JSON.stringify(result.ast, jsonReplacer(values.spans === true), 2)}\n`);
+    }
+    return status;
+  },
+};
+
+/** Byte strings become readable text where they are UTF-8; spans are left out unless asked for. */
+function jsonReplacer(spans: boolean) {
+  return (key: string, value: unknown): unknown => {
+    if (key === 'span' && !spans) return undefined;
+    if ((key === 'value' || key === 'pattern' || key === 'key') && typeof value === 'string')
+      return bytesToText(value);
+    return value as Node | unknown;
+  };
+}
+
+function bytesToText(binary: string): string {
+  return Buffer.from(binary, 'latin1').toString('utf8');
+}

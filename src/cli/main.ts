@@ -1,0 +1,59 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { type CliIo, type Command, UsageError } from './command.js';
+import { fmtCommand } from './commands/fmt.js';
+import { parseCommand } from './commands/parse.js';
+import { VERSION } from './version.js';
+
+export const commands: Command[] = [parseCommand, fmtCommand];
+
+const usage = `Usage: cfrules <command> [options]
+
+Tools for Cloudflare's Rules language (filter expressions).
+
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`).join('\n')}
+
+Run 'cfrules <command> --help' for a command's options.
+Options: -h, --help   show this help;  -v, --version   print the version
+`;
+
+/** Runs the CLI with the given arguments (without `node cfrules`); returns the exit code. */
+export function runCli(argv: string[], io: CliIo): number {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    io.stdout(usage);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '-v' || name === '--version') {
+    io.stdout(`${VERSION}\n`);
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.stderr(`cfrules: unknown command '${name}'\n\n${usage}`);
+    return 2;
+  }
+  if (args.includes('-h') || args.includes('--help')) {
+    io.stdout(command.help);
+    return 0;
+  }
+  try {
+    return command.run(args, io);
+  } catch (error) {
+    // parseArgs reports unknown options and missing values as TypeErrors with an ERR_PARSE_ARGS code.
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (error instanceof UsageError || code.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr(`cfrules ${name}: ${(error as Error).message}\nRun 'cfrules ${name} --help' for usage.\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+export const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  readFile: (path) => readFileSync(path, 'utf8'),
+  writeFile: (path, text) => writeFileSync(path, text),
+  readStdin: () => readFileSync(0, 'utf8'),
+};

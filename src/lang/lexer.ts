@@ -1,0 +1,616 @@
+import type { IToken, TokenType } from 'chevrotain';
+import type { ComparisonOperator, LogicalOperator } from './ast.js';
+import {
+  isValidUtf8,
+  type ScanProblem,
+  type ScanResult,
+  scanArrayIndex,
+  scanBareLiteral,
+  scanListName,
+  scanQuotedRegex,
+  scanQuotedString,
+  scanRawString,
+} from './literals.js';
+import { PositionTracker } from './position.js';
+import * as T from './tokens.js';
+
+/**
+ * A contextual lexer, like the reference engine's: what a piece of text means depends on where it stands.
+ * `andt` after a value is `and t`, `nott` at the start of an operand is `not t`, the string after
+ * `matches` follows regex rules, and unquoted literals are read only where a literal may stand. The lexer
+ * therefore tracks a small state (what may come next) and a stack of open parentheses. It stops at the
+ * first text it cannot read and emits an `Invalid` token there; the parser reports the error, using the
+ * lexer's own message when the lexer had one.
+ */
+
+export const MAX_NESTING_DEPTH = 128;
+
+export interface StringPayload {
+  value: string;
+  raw: boolean;
+}
+
+export interface RegexPayload {
+  pattern: string;
+  raw: boolean;
+}
+
+export interface InvalidPayload {
+  /** The lexer's diagnosis; absent when the parser knows better what was expected. */
+  problem?: ScanProblem & { code: string; hint?: string };
+  /** The text follows a value (field, call, index) that is not a function argument. */
+  afterValue: boolean;
+}
+
+/** A token with the end offset (exclusive) that the parser uses for spans. */
+export interface Token extends IToken {
+  end: number;
+}
+
+export interface LexResult {
+  tokens: Token[];
+  /** Offsets of the trimmed input: Cloudflare trims white space at both ends before parsing. */
+  start: number;
+  end: number;
+}
+
+enum State {
+  /** Where an operand starts: `(`, `not`, `any(`, a field or call, or (as an argument) a literal. */
+  Operand,
+  /** After a field, a call or an index: `[`, a comparison operator, or what may follow an operand. */
+  AfterValue,
+  /** After a complete operand: a logical operator, `)`, `,`, or the end. */
+  AfterOperand,
+  /** After eq/ne/lt/…/contains/bitwise_and: one literal. */
+  ValueRhs,
+  /** After matches, wildcard, strict wildcard: a quoted or raw string. */
+  PatternRhs,
+  /** After `in`: a set or a list name. */
+  InRhs,
+  /** Inside `{…}`. */
+  SetItem,
+  /** After `[`. */
+  IndexValue,
+  /** After the index value: `]`. */
+  IndexEnd,
+}
+
+type ParenKind = 'group' | 'call' | 'quantifier';
+
+interface OpenParen {
+  kind: ParenKind;
+  /** For a call: whether the call itself is a function argument (restored when it closes). */
+  valueIsArgument: boolean;
+}
+
+/** The comparison operator spelled at `pos`, by prefix (no word boundary, as in the reference engine). */
+function matchComparison(text: string, pos: number): [ComparisonOperator, number] | undefined {
+  const at = (spelling: string) => text.startsWith(spelling, pos);
+  switch (text.charCodeAt(pos)) {
+    case 0x3d /* = */:
+      return at('==') ? ['eq', 2] : undefined;
+    case 0x21 /* ! */:
+      return at('!=') ? ['ne', 2] : undefined;
+    case 0x3c /* < */:
+      return at('<=') ? ['le', 2] : ['lt', 1];
+    case 0x3e /* > */:
+      return at('>=') ? ['ge', 2] : ['gt', 1];
+    case 0x7e /* ~ */:
+      return ['matches', 1];
+    case 0x26 /* & */:
+      return at('&&') ? undefined : ['bitwise_and', 1]; // `&&` is the logical and
+    case 0x65 /* e */:
+      return at('eq') ? ['eq', 2] : undefined;
+    case 0x6e /* n */:
+      return at('ne') ? ['ne', 2] : undefined;
+    case 0x6c /* l */:
+      return at('lt') ? ['lt', 2] : at('le') ? ['le', 2] : undefined;
+    case 0x67 /* g */:
+      return at('gt') ? ['gt', 2] : at('ge') ? ['ge', 2] : undefined;
+    case 0x63 /* c */:
+      return at('contains') ? ['contains', 8] : undefined;
+    case 0x6d /* m */:
+      return at('matches') ? ['matches', 7] : undefined;
+    case 0x77 /* w */:
+      return at('wildcard') ? ['wildcard', 8] : undefined;
+    case 0x73 /* s */:
+      return at('strict wildcard') ? ['strict wildcard', 15] : undefined;
+    case 0x62 /* b */:
+      return at('bitwise_and') ? ['bitwise_and', 11] : undefined;
+    case 0x69 /* i */:
+      return at('in') ? ['in', 2] : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The logical operator spelled at `pos`, by prefix. */
+function matchLogical(text: string, pos: number): [LogicalOperator, number] | undefined {
+  const at = (spelling: string) => text.startsWith(spelling, pos);
+  switch (text.charCodeAt(pos)) {
+    case 0x61 /* a */:
+      return at('and') ? ['and', 3] : undefined;
+    case 0x26 /* & */:
+      return at('&&') ? ['and', 2] : undefined;
+    case 0x6f /* o */:
+      return at('or') ? ['or', 2] : undefined;
+    case 0x7c /* | */:
+      return at('||') ? ['or', 2] : undefined;
+    case 0x78 /* x */:
+      return at('xor') ? ['xor', 3] : undefined;
+    case 0x5e /* ^ */:
+      return at('^^') ? ['xor', 2] : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const isSpace = (unit: number): boolean => unit === 0x20 || unit === 0x0a || unit === 0x0d;
+const isIdentifierChar = (unit: number): boolean =>
+  (unit >= 0x61 && unit <= 0x7a) ||
+  (unit >= 0x41 && unit <= 0x5a) ||
+  (unit >= 0x30 && unit <= 0x39) ||
+  unit === 0x5f;
+const isHexDigit = (unit: number): boolean =>
+  (unit >= 0x30 && unit <= 0x39) || (unit >= 0x61 && unit <= 0x66) || (unit >= 0x41 && unit <= 0x46);
+
+/** White space as Rust's `str::trim` understands it (Unicode White_Space). */
+function isTrimmable(unit: number): boolean {
+  return (
+    (unit >= 0x09 && unit <= 0x0d) ||
+    unit === 0x20 ||
+    unit === 0x85 ||
+    unit === 0xa0 ||
+    unit === 0x1680 ||
+    (unit >= 0x2000 && unit <= 0x200a) ||
+    unit === 0x2028 ||
+    unit === 0x2029 ||
+    unit === 0x202f ||
+    unit === 0x205f ||
+    unit === 0x3000
+  );
+}
+
+export function tokenize(text: string): LexResult {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isTrimmable(text.charCodeAt(start))) start++;
+  while (end > start && isTrimmable(text.charCodeAt(end - 1))) end--;
+  if (start === end) start = end = 0; // like Rust's trim: nothing left is an empty text at the start
+  return new Lexer(text, start, end).run();
+}
+
+class Lexer {
+  private readonly tokens: Token[] = [];
+  private pos: number;
+  private state = State.Operand;
+  /** Open parentheses and pending `not`s: its length is the nesting depth. */
+  private readonly nesting: (OpenParen | 'not')[] = [];
+  /** The operand about to start is a function argument (right after `f(` or `,`). */
+  private atArgumentStart = false;
+  /** The current value (field, call, index chain) is a function argument. */
+  private valueIsArgument = false;
+  /** Which operator introduced the current pattern (to lex regex strings after `matches`). */
+  private patternIsRegex = false;
+  private done = false;
+  private readonly positions: PositionTracker;
+
+  constructor(
+    private readonly text: string,
+    private readonly start: number,
+    private readonly end: number,
+  ) {
+    this.pos = start;
+    this.positions = new PositionTracker(text);
+  }
+
+  run(): LexResult {
+    const { text, end } = this;
+    while (!this.done) {
+      const before = this.pos;
+      while (this.pos < end && isSpace(text.charCodeAt(this.pos))) this.pos++;
+      if (this.pos >= end) break;
+      const spaced = this.pos > before;
+      switch (this.state) {
+        case State.Operand:
+          this.lexOperand();
+          break;
+        case State.AfterValue:
+          this.lexAfterValue(spaced);
+          break;
+        case State.AfterOperand:
+          this.lexAfterOperand(false);
+          break;
+        case State.ValueRhs:
+          this.lexValueRhs();
+          break;
+        case State.PatternRhs:
+          this.lexPatternRhs();
+          break;
+        case State.InRhs:
+          this.lexInRhs();
+          break;
+        case State.SetItem:
+          this.lexSetItem();
+          break;
+        case State.IndexValue:
+          this.lexIndexValue();
+          break;
+        case State.IndexEnd:
+          if (text.charCodeAt(this.pos) === 0x5d) {
+            this.emit(T.RBracket, this.pos + 1);
+            this.state = State.AfterValue;
+          } else {
+            this.invalid();
+          }
+          break;
+      }
+    }
+    return { tokens: this.tokens, start: this.start, end };
+  }
+
+  // ---- states ----
+
+  private lexOperand(): void {
+    const { text, pos } = this;
+    const unit = text.charCodeAt(pos);
+    const isArgument = this.atArgumentStart;
+    this.atArgumentStart = false;
+    if (isArgument && unit === 0x29 /* ) */) {
+      this.lexAfterOperand(false); // a call without arguments
+      return;
+    }
+    if (isArgument && this.lexArgumentLiteral(unit)) return;
+    if (unit === 0x28 /* ( */) {
+      if (this.open({ kind: 'group', valueIsArgument: false })) this.emit(T.LParen, pos + 1);
+      return;
+    }
+    if (unit === 0x21 /* ! */ || text.startsWith('not', pos)) {
+      if (this.open('not')) this.emit(T.Not, pos + (unit === 0x21 ? 1 : 3));
+      return;
+    }
+    if (text.startsWith('any', pos) || text.startsWith('all', pos)) {
+      let paren = pos + 3;
+      while (paren < this.end && isSpace(text.charCodeAt(paren))) paren++;
+      if (text.charCodeAt(paren) === 0x28) {
+        this.emit(T.Quantifier, pos + 3, text.slice(pos, pos + 3));
+        this.pos = paren;
+        if (this.open({ kind: 'quantifier', valueIsArgument: false })) this.emit(T.LParen, paren + 1);
+        return;
+      }
+    }
+    if (isIdentifierChar(unit)) {
+      this.lexIdentifier(isArgument);
+      return;
+    }
+    this.invalid();
+  }
+
+  /**
+   * A function argument that is a literal. Like the reference engine, decide by the first characters:
+   * quotes make a string; text that reads as a dotted name containing a letter beyond `f` or `_` is a field
+   * or call (handled by the caller); other text made of digits, hex letters and `:.-/` is a literal.
+   */
+  private lexArgumentLiteral(unit: number): boolean {
+    const { text, pos } = this;
+    if (unit === 0x22 || (unit === 0x72 /* r */ && (text[pos + 1] === '"' || text[pos + 1] === '#'))) {
+      this.lexString(false);
+      return true;
+    }
+    if (!isHexDigit(unit) && unit !== 0x2d && unit !== 0x3a && unit !== 0x2e) return false;
+    if (/^-?0x[0-9a-fA-F]/.test(text.slice(pos, pos + 4))) {
+      this.emit(T.BareLit, scanBareLiteral(text, pos, this.end)); // a hexadecimal integer
+      this.state = State.AfterOperand;
+      return true;
+    }
+    // A name such as `cf.edge.server_port` has a letter beyond f or an underscore somewhere; an all-hex
+    // name is still a name when a call or an index follows it (`f(x)`, `ab[0]`).
+    let i = pos;
+    while (i < this.end && (isIdentifierChar(text.charCodeAt(i)) || text.charCodeAt(i) === 0x2e)) {
+      const c = text.charCodeAt(i);
+      if (isIdentifierChar(c) && !isHexDigit(c)) return false;
+      i++;
+    }
+    if (text.charCodeAt(i) === 0x5b) return false;
+    while (i < this.end && isSpace(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) === 0x28) return false;
+    const literalEnd = scanBareLiteral(text, pos, this.end);
+    if (literalEnd === pos) return false;
+    this.emit(T.BareLit, literalEnd);
+    this.state = State.AfterOperand;
+    return true;
+  }
+
+  private lexIdentifier(isArgument: boolean): void {
+    const { text, end } = this;
+    let i = this.pos;
+    for (;;) {
+      const segmentStart = i;
+      while (i < end && isIdentifierChar(text.charCodeAt(i))) i++;
+      if (i === segmentStart) {
+        this.fail({ code: 'expected-identifier', message: 'expected identifier character', start: i });
+        return;
+      }
+      if (text.charCodeAt(i) !== 0x2e /* . */) break;
+      i++;
+    }
+    this.valueIsArgument = isArgument;
+    this.emit(T.Identifier, i);
+    // A call: the name, optional spaces, then `(`.
+    let paren = i;
+    while (paren < end && isSpace(text.charCodeAt(paren))) paren++;
+    if (text.charCodeAt(paren) === 0x28) {
+      this.pos = paren;
+      if (!this.open({ kind: 'call', valueIsArgument: this.valueIsArgument })) return;
+      this.emit(T.LParen, paren + 1);
+      this.atArgumentStart = true;
+      this.state = State.Operand;
+      return;
+    }
+    this.state = State.AfterValue;
+  }
+
+  private lexAfterValue(spaced: boolean): void {
+    const { text, pos } = this;
+    if (!spaced && text.charCodeAt(pos) === 0x5b /* [ */) {
+      this.emit(T.LBracket, pos + 1);
+      this.state = State.IndexValue;
+      return;
+    }
+    if (this.lexComparisonOperator()) return;
+    this.lexAfterOperand(true);
+  }
+
+  private lexComparisonOperator(): boolean {
+    const { pos } = this;
+    const match = matchComparison(this.text, pos);
+    if (!match) return false;
+    const [op, length] = match;
+    if (op === 'in') {
+      this.emit(T.In, pos + length, op);
+      this.state = State.InRhs;
+    } else if (op === 'matches' || op === 'wildcard' || op === 'strict wildcard') {
+      this.emit(T.PatternOp, pos + length, op);
+      this.patternIsRegex = op === 'matches';
+      this.state = State.PatternRhs;
+    } else {
+      this.emit(T.ValueOp, pos + length, op);
+      this.state = State.ValueRhs;
+    }
+    return true;
+  }
+
+  private lexAfterOperand(afterValue: boolean): void {
+    const { text, pos } = this;
+    const logical = matchLogical(text, pos);
+    if (logical) {
+      this.closePendingNots();
+      this.emit(T.LogicalOp, pos + logical[1], logical[0]);
+      this.state = State.Operand;
+      return;
+    }
+    const unit = text.charCodeAt(pos);
+    if (unit === 0x29 /* ) */) {
+      this.closePendingNots();
+      const top = this.nesting[this.nesting.length - 1];
+      if (top !== undefined && top !== 'not') this.nesting.pop();
+      this.emit(T.RParen, pos + 1);
+      if (top !== undefined && top !== 'not' && top.kind === 'call') {
+        this.valueIsArgument = top.valueIsArgument;
+        this.state = State.AfterValue;
+      } else {
+        this.state = State.AfterOperand;
+      }
+      return;
+    }
+    if (unit === 0x2c /* , */) {
+      this.closePendingNots();
+      this.emit(T.Comma, pos + 1);
+      const top = this.nesting[this.nesting.length - 1];
+      this.atArgumentStart = top !== undefined && top !== 'not' && top.kind === 'call';
+      this.state = State.Operand;
+      return;
+    }
+    this.invalid(afterValue && !this.valueIsArgument);
+  }
+
+  private lexValueRhs(): void {
+    const { text, pos } = this;
+    const unit = text.charCodeAt(pos);
+    if (unit === 0x22 || unit === 0x72 /* r: a raw string, or the reference's `expected " or #` */) {
+      this.lexString(false);
+      return;
+    }
+    const literalEnd = scanBareLiteral(text, pos, this.end);
+    if (literalEnd > pos) {
+      this.emit(T.BareLit, literalEnd);
+      this.state = State.AfterOperand;
+      return;
+    }
+    this.fail({
+      code: 'expected-value',
+      message: 'expected value',
+      start: pos,
+      hint: 'a comparison needs a literal on its right: a string, a number, an IP address or a byte string',
+    });
+  }
+
+  private lexPatternRhs(): void {
+    const unit = this.text.charCodeAt(this.pos);
+    if (unit === 0x22 || unit === 0x72) {
+      this.lexString(this.patternIsRegex);
+      return;
+    }
+    this.fail({ code: 'expected-string', message: 'expected " or r', start: this.pos });
+  }
+
+  private lexInRhs(): void {
+    const { text, pos } = this;
+    const unit = text.charCodeAt(pos);
+    if (unit === 0x7b /* { */) {
+      this.emit(T.LBrace, pos + 1);
+      this.state = State.SetItem;
+      return;
+    }
+    if (unit === 0x24 /* $ */) {
+      const name = scanListName(text, pos, this.end);
+      if (!name.ok) {
+        this.fail({ code: 'invalid-list-name', ...name.problem });
+        return;
+      }
+      this.emit(T.ListName, name.end, name.value);
+      this.state = State.AfterOperand;
+      return;
+    }
+    this.fail({ code: 'expected-literal', message: 'expected literal "{"', start: pos });
+  }
+
+  private lexSetItem(): void {
+    const { text, pos } = this;
+    const unit = text.charCodeAt(pos);
+    if (unit === 0x7d /* } */) {
+      this.emit(T.RBrace, pos + 1);
+      this.state = State.AfterOperand;
+      return;
+    }
+    if (unit === 0x22 || unit === 0x72) {
+      this.lexString(false, State.SetItem);
+      return;
+    }
+    const literalEnd = scanBareLiteral(text, pos, this.end);
+    if (literalEnd > pos) {
+      this.emit(T.BareLit, literalEnd);
+      return;
+    }
+    if (unit === 0x2c /* , */) {
+      this.fail({
+        code: 'comma-in-set',
+        message: 'unrecognised input',
+        start: pos,
+        hint: 'set items are separated by spaces, not commas: {80 443}',
+      });
+      return;
+    }
+    this.invalid();
+  }
+
+  private lexIndexValue(): void {
+    const { text, pos } = this;
+    const unit = text.charCodeAt(pos);
+    if (unit === 0x2a /* * */) {
+      this.emit(T.Star, pos + 1);
+      this.state = State.IndexEnd;
+      return;
+    }
+    if (unit === 0x22) {
+      const key = scanQuotedString(text, pos, this.end);
+      if (!key.ok) {
+        this.fail({ code: 'invalid-string', ...key.problem });
+        return;
+      }
+      if (!isValidUtf8(key.value)) {
+        this.fail({ code: 'invalid-index', message: 'expected literal "expected utf8 string"', start: pos });
+        return;
+      }
+      this.emit(T.StringLit, key.end, { value: key.value, raw: false } satisfies StringPayload);
+      this.state = State.IndexEnd;
+      return;
+    }
+    if ((unit >= 0x30 && unit <= 0x39) || unit === 0x2d) {
+      const index = scanArrayIndex(text, pos, this.end);
+      if (!index.ok) {
+        this.fail({ code: 'invalid-index', ...index.problem });
+        return;
+      }
+      this.emit(T.IndexNumber, index.end, index.value);
+      this.state = State.IndexEnd;
+      return;
+    }
+    this.fail({
+      code: 'invalid-index',
+      message: 'expected literal "expected quoted utf8 string or positive integer"',
+      start: pos,
+      hint: 'map keys are written in double quotes: http.request.headers["user-agent"]',
+    });
+  }
+
+  // ---- helpers ----
+
+  private lexString(regex: boolean, next: State = State.AfterOperand): void {
+    const { text, pos, end } = this;
+    if (text.charCodeAt(pos) === 0x72 /* r */) {
+      const raw = scanRawString(text, pos, end);
+      if (!this.accept(raw)) return;
+      const value = raw.value.value;
+      this.emit(
+        regex ? T.RegexLit : T.StringLit,
+        raw.end,
+        regex ? { pattern: value, raw: true } : { value, raw: true },
+      );
+    } else if (regex) {
+      const quoted = scanQuotedRegex(text, pos, end);
+      if (!this.accept(quoted)) return;
+      this.emit(T.RegexLit, quoted.end, { pattern: quoted.value, raw: false } satisfies RegexPayload);
+    } else {
+      const quoted = scanQuotedString(text, pos, end);
+      if (!this.accept(quoted)) return;
+      this.emit(T.StringLit, quoted.end, { value: quoted.value, raw: false } satisfies StringPayload);
+    }
+    this.state = next;
+  }
+
+  private accept<T>(result: ScanResult<T>): result is { ok: true; value: T; end: number } {
+    if (result.ok) return true;
+    this.fail({ code: 'invalid-string', ...result.problem });
+    return false;
+  }
+
+  /** Records an opening parenthesis or `not`; past the depth limit, stops with the reference error. */
+  private open(entry: OpenParen | 'not'): boolean {
+    if (this.nesting.length >= MAX_NESTING_DEPTH) {
+      this.fail({
+        code: 'nesting-limit',
+        message: `maximum nesting depth exceeded (limit: ${MAX_NESTING_DEPTH})`,
+        start: this.pos,
+      });
+      return false;
+    }
+    this.nesting.push(entry);
+    return true;
+  }
+
+  /** An operand ended: the `not`s that applied to it are closed. */
+  private closePendingNots(): void {
+    while (this.nesting[this.nesting.length - 1] === 'not') this.nesting.pop();
+  }
+
+  private emit(type: TokenType, end: number, payload?: unknown): void {
+    const start = this.pos;
+    const positions = this.positions;
+    positions.moveTo(start);
+    this.tokens.push({
+      // Only names and unquoted literals need their text; the others are known by their type.
+      image: type === T.Identifier || type === T.BareLit ? this.text.slice(start, end) : '',
+      startOffset: start,
+      endOffset: end - 1,
+      startLine: positions.line,
+      startColumn: positions.column,
+      end,
+      tokenType: type,
+      tokenTypeIdx: type.tokenTypeIdx as number,
+      payload,
+    });
+    this.pos = end;
+  }
+
+  /** Text that cannot stand here: the parser will say what it expected. */
+  private invalid(afterValue = false): void {
+    this.emit(T.Invalid, this.pos + 1, { afterValue } satisfies InvalidPayload);
+    this.done = true;
+  }
+
+  private fail(problem: ScanProblem & { code: string; hint?: string }): void {
+    this.emit(T.Invalid, this.pos + 1, { problem, afterValue: false } satisfies InvalidPayload);
+    this.done = true;
+  }
+}

@@ -1,0 +1,120 @@
+import type { IRecognitionException, IToken } from 'chevrotain';
+import type { Expression } from './ast.js';
+import type { Diagnostic } from './diagnostics.js';
+import { type InvalidPayload, type Token, tokenize } from './lexer.js';
+import { type BoolValueHook, CALL_CLOSE, ExpressionParser, SyntaxFailure } from './parser.js';
+import { spanOf } from './position.js';
+import * as T from './tokens.js';
+
+export interface ParseOptions {
+  /**
+   * Tells whether a value is a Bool. The parser knows no types; with this hook (the checker provides one)
+   * text after a lone value is reported as the reference engine does: `unrecognised input` after a Bool,
+   * `expected ComparisonOp` otherwise (the default when the hook is absent or does not know).
+   */
+  isBoolValue?: BoolValueHook;
+}
+
+export interface ParseResult {
+  /** Present when the expression is syntactically valid. */
+  ast?: Expression;
+  /** Syntax errors: at most one, the first in the text, like the reference engine. */
+  diagnostics: Diagnostic[];
+}
+
+let sharedParser: ExpressionParser | undefined;
+
+/** Parses a Rules-language expression. Never throws on any input. */
+export function parse(source: string, options: ParseOptions = {}): ParseResult {
+  const lexed = tokenize(source);
+  sharedParser ??= new ExpressionParser(); // built once: Chevrotain's grammar analysis is costly
+  const parser = sharedParser;
+  parser.input = lexed.tokens;
+  parser.isBoolValue = options.isBoolValue;
+  let ast: Expression | undefined;
+  try {
+    ast = parser.filter();
+  } catch (error) {
+    if (!(error instanceof SyntaxFailure)) throw error;
+    const diagnostic = diagnose(source, lexed.end, error.token, error.code, error.message);
+    if (error.hint) diagnostic.hint = error.hint;
+    return { diagnostics: [diagnostic] };
+  } finally {
+    parser.isBoolValue = undefined;
+  }
+  const [error] = parser.errors;
+  if (error) return { diagnostics: [fromRecognitionError(source, lexed.end, error, lexed.tokens)] };
+  return { ast, diagnostics: [] };
+}
+
+/** An error "from here to the end of the line", the reference engine's usual span. */
+function diagnose(
+  source: string,
+  inputEnd: number,
+  token: IToken,
+  code: string,
+  message: string,
+): Diagnostic {
+  const start = Number.isNaN(token.startOffset) ? inputEnd : token.startOffset;
+  return { severity: 'error', code, message, span: spanOf(source, start, inputEnd) };
+}
+
+function fromRecognitionError(
+  source: string,
+  inputEnd: number,
+  error: IRecognitionException,
+  tokens: Token[],
+): Diagnostic {
+  const token = error.token;
+  if (token.tokenType === T.Invalid) {
+    const { problem } = token.payload as InvalidPayload;
+    if (problem) {
+      const diagnostic: Diagnostic = {
+        severity: 'error',
+        code: problem.code,
+        message: problem.message,
+        span: spanOf(source, problem.start, problem.end ?? inputEnd),
+      };
+      if (problem.hint) diagnostic.hint = problem.hint;
+      return diagnostic;
+    }
+  }
+  if (error.name === 'NotAllInputParsedException') {
+    // Leftover text: the reference's span starts right after the expression, white space included.
+    const previous = tokens[tokens.indexOf(token as Token) - 1];
+    const start = previous ? previous.end : token.startOffset;
+    const diagnostic = diagnose(source, inputEnd, token, 'unrecognised-input', 'unrecognised input');
+    diagnostic.span = spanOf(source, start, inputEnd);
+    return diagnostic;
+  }
+  const message = ownMessage(error);
+  if (message === CALL_CLOSE) return callCloseError(source, inputEnd, token, tokens);
+  return diagnose(source, inputEnd, token, codeFor(message), message);
+}
+
+/** Chevrotain frames the ERR_MSG of a failed alternative as "Expecting: … but found: …". */
+function ownMessage(error: IRecognitionException): string {
+  const framed = /^Expecting: ([^\n]*)\nbut found: /.exec(error.message);
+  return framed ? (framed[1] as string) : error.message;
+}
+
+/**
+ * Inside a call's parentheses: at the end of input a `)` is missing; where an argument should start the
+ * text is unreadable; after an argument a `,` (or `)`) was expected.
+ */
+function callCloseError(source: string, inputEnd: number, token: IToken, tokens: Token[]): Diagnostic {
+  if (Number.isNaN(token.startOffset))
+    return diagnose(source, inputEnd, token, 'expected-literal', 'expected literal ")"');
+  const previous = tokens[tokens.indexOf(token as Token) - 1];
+  const atArgumentStart = previous?.tokenType === T.LParen || previous?.tokenType === T.Comma;
+  if (atArgumentStart) return diagnose(source, inputEnd, token, 'unrecognised-input', 'unrecognised input');
+  return diagnose(source, inputEnd, token, 'expected-literal', 'expected literal ","');
+}
+
+function codeFor(message: string): string {
+  if (message === 'expected identifier character') return 'expected-identifier';
+  if (message === 'unrecognised input') return 'unrecognised-input';
+  if (message.startsWith('expected literal')) return 'expected-literal';
+  if (message === 'expected value') return 'expected-value';
+  return 'syntax-error';
+}

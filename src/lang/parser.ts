@@ -1,0 +1,369 @@
+import { EmbeddedActionsParser, type IToken } from 'chevrotain';
+import type {
+  Argument,
+  BareLiteral,
+  ComparisonExpression,
+  ComparisonOperator,
+  Expression,
+  IndexSelector,
+  LogicalOperator,
+  RegexLiteral,
+  RightHandSide,
+  SetLiteral,
+  Span,
+  StringLiteral,
+  ValueExpression,
+} from './ast.js';
+import type { InvalidPayload, RegexPayload, StringPayload, Token } from './lexer.js';
+import * as T from './tokens.js';
+
+/** Error-message markers resolved by parse.ts, where the whole token stream is known. */
+export const CALL_CLOSE = 'call-close';
+
+/** A syntax error raised from a grammar action (Chevrotain passes non-recognition errors through). */
+export class SyntaxFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly token: IToken,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Tells whether a value is a Bool (so that it may stand alone); undefined when unknown. */
+export type BoolValueHook = (value: ValueExpression) => boolean | undefined;
+
+const tokenSpan = (token: IToken): Span => ({
+  start: token.startOffset,
+  end: (token as Token).end,
+  line: token.startLine as number,
+  column: token.startColumn as number,
+});
+
+const joinSpans = (first: Span, last: Span): Span => ({
+  start: first.start,
+  end: last.end,
+  line: first.line,
+  column: first.column,
+});
+
+/** From a token to the end of the last consumed token. */
+const spanToEnd = (first: Span, lastToken: IToken): Span => ({ ...first, end: (lastToken as Token).end });
+
+// Literal nodes are built by plain functions rather than grammar rules: rule calls cost time.
+// (While Chevrotain records the grammar, tokens have no payload; the values are never used then.)
+function stringNode(token: IToken): StringLiteral {
+  const payload = token.payload as StringPayload | undefined;
+  return {
+    kind: 'string',
+    value: payload?.value as string,
+    raw: payload?.raw === true,
+    span: tokenSpan(token),
+  };
+}
+
+function regexNode(token: IToken): RegexLiteral {
+  const payload = token.payload as RegexPayload | undefined;
+  return {
+    kind: 'regex',
+    pattern: payload?.pattern as string,
+    raw: payload?.raw === true,
+    span: tokenSpan(token),
+  };
+}
+
+function bareNode(token: IToken): BareLiteral {
+  return { kind: 'bare', text: token.image, span: tokenSpan(token) };
+}
+
+/** Binary operators from loosest to tightest. */
+const precedence: LogicalOperator[] = ['or', 'xor', 'and'];
+
+/**
+ * Builds the tree for `a op b op c …` by precedence (and > xor > or), flattening runs of one operator into
+ * one n-ary node, as the reference engine does.
+ */
+function combine(operands: Expression[], ops: LogicalOperator[], level = 0): Expression {
+  if (operands.length === 1) return operands[0] as Expression;
+  const op = precedence[level] as LogicalOperator;
+  const groups: Expression[] = [];
+  let from = 0;
+  for (let i = 0; i <= ops.length; i++) {
+    if (i === ops.length || ops[i] === op) {
+      groups.push(combine(operands.slice(from, i + 1), ops.slice(from, i), level + 1));
+      from = i + 1;
+    }
+  }
+  if (groups.length === 1) return groups[0] as Expression;
+  const span = joinSpans((groups[0] as Expression).span, (groups[groups.length - 1] as Expression).span);
+  return { kind: 'logical', op, operands: groups, span };
+}
+
+/**
+ * The grammar, with embedded actions that build the AST directly (faster than a CST plus a visitor).
+ * Nesting depth and token-level errors are handled by the lexer, so recursion here is bounded.
+ */
+export class ExpressionParser extends EmbeddedActionsParser {
+  /** Set by parse() for the duration of one parse. */
+  isBoolValue: BoolValueHook | undefined;
+
+  constructor(validate = false) {
+    super(T.allTokens, { recoveryEnabled: false, maxLookahead: 2, skipValidations: !validate });
+    this.performSelfAnalysis();
+  }
+
+  filter = this.RULE('filter', (): Expression => this.SUBRULE(this.logical));
+
+  logical = this.RULE('logical', (): Expression => {
+    const first = this.SUBRULE(this.simple);
+    return this.logicalRest(first);
+  });
+
+  simple = this.RULE('simple', (): Expression => {
+    return this.OR({
+      DEF: [
+        { ALT: () => this.SUBRULE(this.group) },
+        { ALT: () => this.SUBRULE(this.negation) },
+        { ALT: () => this.SUBRULE(this.quantified) },
+        { ALT: () => this.SUBRULE(this.comparison) },
+      ],
+      ERR_MSG: 'expected identifier character',
+    });
+  });
+
+  group = this.RULE('group', (): Expression => {
+    this.CONSUME(T.LParen);
+    const inner = this.SUBRULE(this.logical);
+    this.CONSUME(T.RParen, { ERR_MSG: 'expected literal ")"' });
+    return inner;
+  });
+
+  negation = this.RULE('negation', (): Expression => {
+    const not = this.CONSUME(T.Not);
+    const operand = this.SUBRULE(this.simple);
+    return this.ACTION(() => ({ kind: 'not', operand, span: spanToEnd(tokenSpan(not), this.LA(0)) }));
+  });
+
+  quantified = this.RULE('quantified', (): Expression => {
+    const quantifier = this.CONSUME(T.Quantifier);
+    this.CONSUME(T.LParen);
+    const operand = this.SUBRULE(this.logical);
+    const close = this.CONSUME(T.RParen, { ERR_MSG: 'expected literal ")"' });
+    return this.ACTION(() => ({
+      kind: 'quantifier',
+      quantifier: quantifier.payload as 'any' | 'all',
+      operand,
+      span: spanToEnd(tokenSpan(quantifier), close),
+    }));
+  });
+
+  /** A value, then optionally an operator and its right-hand side; alone, the value is a predicate. */
+  comparison = this.RULE('comparison', (): Expression => {
+    const value = this.SUBRULE(this.value);
+    const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
+    return this.ACTION(() => {
+      if (tail)
+        return {
+          kind: 'comparison',
+          lhs: value,
+          op: tail.op,
+          rhs: tail.rhs,
+          span: joinSpans(value.span, tail.rhs.span),
+        };
+      this.rejectTextAfterValue(value);
+      return { kind: 'predicate', value, span: value.span };
+    });
+  });
+
+  operatorAndOperand = this.RULE('operatorAndOperand', (): { op: ComparisonOperator; rhs: RightHandSide } => {
+    return this.OR([
+      {
+        ALT: () => {
+          const op = this.CONSUME(T.ValueOp).payload as ComparisonOperator;
+          const rhs = this.OR1({
+            DEF: [
+              { ALT: () => stringNode(this.CONSUME(T.StringLit)) },
+              { ALT: () => bareNode(this.CONSUME(T.BareLit)) },
+            ],
+            ERR_MSG: 'expected value',
+          });
+          return { op, rhs };
+        },
+      },
+      {
+        ALT: () => {
+          const op = this.CONSUME(T.PatternOp).payload as ComparisonOperator;
+          const rhs = this.OR2({
+            DEF: [
+              { ALT: () => regexNode(this.CONSUME(T.RegexLit)) },
+              { ALT: () => stringNode(this.CONSUME1(T.StringLit)) },
+            ],
+            ERR_MSG: 'unrecognised input',
+          });
+          return { op, rhs };
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.In);
+          const rhs = this.OR3({
+            DEF: [
+              { ALT: () => this.SUBRULE(this.set) },
+              {
+                ALT: (): RightHandSide => {
+                  const list = this.CONSUME(T.ListName);
+                  const span = tokenSpan(list);
+                  return { kind: 'list', name: list.payload as string, span };
+                },
+              },
+            ],
+            ERR_MSG: 'expected literal "{"',
+          });
+          return { op: 'in' as const, rhs };
+        },
+      },
+    ]);
+  });
+
+  value = this.RULE('value', (): ValueExpression => {
+    const name = this.CONSUME(T.Identifier);
+    const call = this.OPTION(() => this.SUBRULE(this.callArguments, { ARGS: [name] }));
+    let value: ValueExpression = call ?? { kind: 'field', name: name.image, span: tokenSpan(name) };
+    this.MANY(() => {
+      this.CONSUME(T.LBracket);
+      const index: IndexSelector = this.OR1({
+        DEF: [
+          {
+            ALT: () => {
+              this.CONSUME(T.Star);
+              return { kind: 'map-each' as const };
+            },
+          },
+          {
+            ALT: () => ({
+              kind: 'map-key' as const,
+              key: this.CONSUME(T.StringLit).payload?.value as string,
+            }),
+          },
+          {
+            ALT: () => ({
+              kind: 'array-index' as const,
+              index: this.CONSUME(T.IndexNumber).payload as number,
+            }),
+          },
+        ],
+        ERR_MSG: 'expected literal "expected quoted utf8 string or positive integer"',
+      });
+      const close = this.CONSUME(T.RBracket, { ERR_MSG: 'expected literal "]"' });
+      value = this.ACTION(() => ({
+        kind: 'index',
+        target: value,
+        index,
+        span: spanToEnd(value.span, close),
+      }));
+    });
+    return value;
+  });
+
+  callArguments = this.RULE('callArguments', (name: IToken): ValueExpression => {
+    this.CONSUME(T.LParen);
+    const args: Argument[] = [];
+    this.OPTION(() => {
+      args.push(this.SUBRULE(this.argument));
+      this.MANY(() => {
+        this.CONSUME(T.Comma);
+        args.push(this.SUBRULE1(this.argument));
+      });
+    });
+    const close = this.CONSUME(T.RParen, { ERR_MSG: CALL_CLOSE });
+    return this.ACTION(() => ({
+      kind: 'call',
+      name: name.image,
+      args,
+      span: spanToEnd(tokenSpan(name), close),
+    }));
+  });
+
+  /**
+   * A function argument. As in the reference engine, one starting with `(`, `not` or `any(` is a whole
+   * logical expression; one starting with a name is a value, or a comparison when an operator follows.
+   */
+  argument = this.RULE('argument', (): Argument => {
+    return this.OR({
+      DEF: [
+        { ALT: () => stringNode(this.CONSUME(T.StringLit)) },
+        { ALT: () => bareNode(this.CONSUME(T.BareLit)) },
+        {
+          ALT: () => {
+            const value = this.SUBRULE(this.value);
+            const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
+            return this.ACTION((): Argument => {
+              if (!tail) return value;
+              const { op, rhs } = tail;
+              return { kind: 'comparison', lhs: value, op, rhs, span: joinSpans(value.span, rhs.span) };
+            });
+          },
+        },
+        {
+          ALT: () => {
+            const first = this.OR1([
+              { ALT: () => this.SUBRULE(this.group) },
+              { ALT: () => this.SUBRULE(this.negation) },
+              { ALT: () => this.SUBRULE(this.quantified) },
+            ]);
+            return this.logicalRest(first);
+          },
+        },
+      ],
+      ERR_MSG: 'unrecognised input',
+    });
+  });
+
+  set = this.RULE('set', (): SetLiteral => {
+    const open = this.CONSUME(T.LBrace);
+    const items: (StringLiteral | BareLiteral)[] = [];
+    this.MANY(() => {
+      items.push(
+        this.OR([
+          { ALT: () => stringNode(this.CONSUME(T.StringLit)) },
+          { ALT: () => bareNode(this.CONSUME(T.BareLit)) },
+        ]),
+      );
+    });
+    const close = this.CONSUME(T.RBrace, { ERR_MSG: 'unrecognised input' });
+    return this.ACTION(() => ({ kind: 'set', items, span: spanToEnd(tokenSpan(open), close) }));
+  });
+
+  /** `first (op simple)*`, combined by precedence. */
+  private logicalRest(first: Expression): Expression {
+    const operands = [first];
+    const ops: LogicalOperator[] = [];
+    this.MANY9(() => {
+      ops.push(this.CONSUME9(T.LogicalOp).payload as LogicalOperator);
+      operands.push(this.SUBRULE9(this.simple));
+    });
+    return this.ACTION(() => combine(operands, ops));
+  }
+
+  /**
+   * After a value that takes no operator, other text is an error. After anything but a Bool the reference
+   * engine expects an operator; after a Bool the enclosing construct reports it (`expected literal ")"`,
+   * `unrecognised input`…), which is what happens when this returns.
+   */
+  private rejectTextAfterValue(value: ValueExpression): void {
+    const next = this.LA(1);
+    if (next.tokenType !== T.Invalid) return;
+    const payload = next.payload as InvalidPayload;
+    if (payload.problem || !payload.afterValue || this.isBoolValue?.(value) === true) return;
+    throw new SyntaxFailure(
+      'expected-operator',
+      'expected ComparisonOp',
+      next,
+      'expected a comparison operator such as eq, ne, contains, matches, wildcard or in',
+    );
+  }
+}
+
+export type { ComparisonExpression };

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/command.js';
+import { runCli } from '../../src/cli/main.js';
+import { VERSION } from '../../src/cli/version.js';
+
+/** Runs the CLI in-process against an in-memory file system. */
+function run(argv: string[], files: Record<string, string> = {}, stdin = '') {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    readFile: (path) => {
+      const text = files[path];
+      if (text === undefined) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+      return text;
+    },
+    writeFile: (path, text) => {
+      files[path] = text;
+    },
+    readStdin: () => stdin,
+  };
+  const code = runCli(argv, io);
+  return { code, stdout, stderr, files };
+}
+
+describe('cfrules CLI', () => {
+  it('prints help and the version that package.json declares', () => {
+    const help = run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/fmt +print expressions in canonical form/);
+    expect(run([]).code).toBe(2);
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(run(['--version']).stdout).toBe(`${pkg.version}\n`);
+    expect(VERSION).toBe(pkg.version);
+    expect(run(['fmt', '--help']).stdout).toMatch(/--symbols/);
+  });
+
+  it('formats expressions from -e, files and standard input', () => {
+    expect(run(['fmt', '-e', 'a&&(b||c)']).stdout).toBe('a and (b or c)\n');
+    expect(run(['fmt', '--symbols', '-e', 'not a and b eq 1']).stdout).toBe('!a && b == 1\n');
+    const fromFile = run(['fmt', 'rule.txt'], { 'rule.txt': 'x  in {1   2}\n' });
+    expect(fromFile.stdout).toBe('x in {1 2}\n');
+    expect(run(['fmt', '-'], {}, 'ssl\n  or  t').stdout).toBe('ssl or t\n');
+  });
+
+  it('rewrites files with --write and reports unformatted files with --check', () => {
+    const files = { 'a.txt': 'a&&b\n', 'b.txt': 'a and b\n' };
+    expect(run(['fmt', '--check', 'a.txt', 'b.txt'], files)).toMatchObject({
+      code: 1,
+      stderr: 'a.txt: not formatted\n',
+    });
+    expect(run(['fmt', '--write', 'a.txt'], files).code).toBe(0);
+    expect(files['a.txt']).toBe('a and b\n');
+    expect(run(['fmt', '--check', 'a.txt', 'b.txt'], files).code).toBe(0);
+  });
+
+  it('reports syntax errors in Cloudflare format with the input name, position, code and hint', () => {
+    const result = run(['fmt', 'bad.txt'], { 'bad.txt': 'tcp.dstport in {80, 443}\n' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'bad.txt:1:19: comma-in-set\n' +
+        'Filter parsing error (1:19):\n' +
+        'tcp.dstport in {80, 443}\n' +
+        '                  ^^^^^^ unrecognised input\n' +
+        'hint: set items are separated by spaces, not commas: {80 443}\n',
+    );
+  });
+
+  it('prints the syntax tree as JSON, with byte strings shown as text', () => {
+    const result = run(['parse', '-e', 'http.host eq "é"']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      kind: 'comparison',
+      lhs: { kind: 'field', name: 'http.host' },
+      op: 'eq',
+      rhs: { kind: 'string', value: 'é', raw: false },
+    });
+    const withSpans = JSON.parse(run(['parse', '--spans', '-e', 'ssl']).stdout);
+    expect(withSpans.span).toEqual({ start: 0, end: 3, line: 1, column: 1 });
+  });
+
+  it('answers usage errors with exit code 2 and a pointer to --help', () => {
+    expect(run(['frobnicate'])).toMatchObject({ code: 2 });
+    const unknown = run(['fmt', '--bogus', '-e', 'x']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Run 'cfrules fmt --help'/);
+    expect(run(['fmt'])).toMatchObject({ code: 2 });
+    expect(run(['fmt', 'missing.txt']).stderr).toMatch(/cannot read missing.txt: ENOENT/);
+  });
+});
