@@ -1,8 +1,7 @@
-import { EmbeddedActionsParser, type IToken } from 'chevrotain';
+import { EmbeddedActionsParser, type IOrAlt, type IToken, type OrMethodOpts } from 'chevrotain';
 import type {
   Argument,
   BareLiteral,
-  ComparisonExpression,
   ComparisonOperator,
   Expression,
   IndexSelector,
@@ -101,9 +100,15 @@ function combine(operands: Expression[], ops: LogicalOperator[], level = 0): Exp
   return { kind: 'logical', op, operands: groups, span };
 }
 
+const placeholder = undefined as never;
+
 /**
  * The grammar, with embedded actions that build the AST directly (faster than a CST plus a visitor).
  * Nesting depth and token-level errors are handled by the lexer, so recursion here is bounded.
+ *
+ * Speed matters (rules are parsed in bulk by the service and the benchmarks), so the alternatives of each
+ * OR are built once as fields instead of on every call, and actions test RECORDING_PHASE (Chevrotain runs
+ * every rule once with dummy tokens to learn the grammar) instead of allocating ACTION closures.
  */
 export class ExpressionParser extends EmbeddedActionsParser {
   /** Set by parse() for the duration of one parse. */
@@ -121,17 +126,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
     return this.logicalRest(first);
   });
 
-  simple = this.RULE('simple', (): Expression => {
-    return this.OR({
-      DEF: [
-        { ALT: () => this.SUBRULE(this.group) },
-        { ALT: () => this.SUBRULE(this.negation) },
-        { ALT: () => this.SUBRULE(this.quantified) },
-        { ALT: () => this.SUBRULE(this.comparison) },
-      ],
-      ERR_MSG: 'expected identifier character',
-    });
-  });
+  simple = this.RULE('simple', (): Expression => this.OR(this.simpleAlternatives));
 
   group = this.RULE('group', (): Expression => {
     this.CONSUME(T.LParen);
@@ -143,7 +138,8 @@ export class ExpressionParser extends EmbeddedActionsParser {
   negation = this.RULE('negation', (): Expression => {
     const not = this.CONSUME(T.Not);
     const operand = this.SUBRULE(this.simple);
-    return this.ACTION(() => ({ kind: 'not', operand, span: spanToEnd(tokenSpan(not), this.LA(0)) }));
+    if (this.RECORDING_PHASE) return placeholder;
+    return { kind: 'not', operand, span: spanToEnd(tokenSpan(not), this.LA(0)) };
   });
 
   quantified = this.RULE('quantified', (): Expression => {
@@ -151,81 +147,15 @@ export class ExpressionParser extends EmbeddedActionsParser {
     this.CONSUME(T.LParen);
     const operand = this.SUBRULE(this.logical);
     const close = this.CONSUME(T.RParen, { ERR_MSG: 'expected literal ")"' });
-    return this.ACTION(() => ({
-      kind: 'quantifier',
-      quantifier: quantifier.payload as 'any' | 'all',
-      operand,
-      span: spanToEnd(tokenSpan(quantifier), close),
-    }));
+    if (this.RECORDING_PHASE) return placeholder;
+    const kind = quantifier.payload as 'any' | 'all';
+    return { kind: 'quantifier', quantifier: kind, operand, span: spanToEnd(tokenSpan(quantifier), close) };
   });
 
-  /** A value, then optionally an operator and its right-hand side; alone, the value is a predicate. */
-  comparison = this.RULE('comparison', (): Expression => {
-    const value = this.SUBRULE(this.value);
-    const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
-    return this.ACTION(() => {
-      if (tail)
-        return {
-          kind: 'comparison',
-          lhs: value,
-          op: tail.op,
-          rhs: tail.rhs,
-          span: joinSpans(value.span, tail.rhs.span),
-        };
-      this.rejectTextAfterValue(value);
-      return { kind: 'predicate', value, span: value.span };
-    });
-  });
-
-  operatorAndOperand = this.RULE('operatorAndOperand', (): { op: ComparisonOperator; rhs: RightHandSide } => {
-    return this.OR([
-      {
-        ALT: () => {
-          const op = this.CONSUME(T.ValueOp).payload as ComparisonOperator;
-          const rhs = this.OR1({
-            DEF: [
-              { ALT: () => stringNode(this.CONSUME(T.StringLit)) },
-              { ALT: () => bareNode(this.CONSUME(T.BareLit)) },
-            ],
-            ERR_MSG: 'expected value',
-          });
-          return { op, rhs };
-        },
-      },
-      {
-        ALT: () => {
-          const op = this.CONSUME(T.PatternOp).payload as ComparisonOperator;
-          const rhs = this.OR2({
-            DEF: [
-              { ALT: () => regexNode(this.CONSUME(T.RegexLit)) },
-              { ALT: () => stringNode(this.CONSUME1(T.StringLit)) },
-            ],
-            ERR_MSG: 'unrecognised input',
-          });
-          return { op, rhs };
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(T.In);
-          const rhs = this.OR3({
-            DEF: [
-              { ALT: () => this.SUBRULE(this.set) },
-              {
-                ALT: (): RightHandSide => {
-                  const list = this.CONSUME(T.ListName);
-                  const span = tokenSpan(list);
-                  return { kind: 'list', name: list.payload as string, span };
-                },
-              },
-            ],
-            ERR_MSG: 'expected literal "{"',
-          });
-          return { op: 'in' as const, rhs };
-        },
-      },
-    ]);
-  });
+  operatorAndOperand = this.RULE(
+    'operatorAndOperand',
+    (): OperatorAndOperand => this.OR(this.operatorAlternatives),
+  );
 
   value = this.RULE('value', (): ValueExpression => {
     const name = this.CONSUME(T.Identifier);
@@ -233,36 +163,10 @@ export class ExpressionParser extends EmbeddedActionsParser {
     let value: ValueExpression = call ?? { kind: 'field', name: name.image, span: tokenSpan(name) };
     this.MANY(() => {
       this.CONSUME(T.LBracket);
-      const index: IndexSelector = this.OR1({
-        DEF: [
-          {
-            ALT: () => {
-              this.CONSUME(T.Star);
-              return { kind: 'map-each' as const };
-            },
-          },
-          {
-            ALT: () => ({
-              kind: 'map-key' as const,
-              key: this.CONSUME(T.StringLit).payload?.value as string,
-            }),
-          },
-          {
-            ALT: () => ({
-              kind: 'array-index' as const,
-              index: this.CONSUME(T.IndexNumber).payload as number,
-            }),
-          },
-        ],
-        ERR_MSG: 'expected literal "expected quoted utf8 string or positive integer"',
-      });
+      const index = this.OR1(this.indexAlternatives);
       const close = this.CONSUME(T.RBracket, { ERR_MSG: 'expected literal "]"' });
-      value = this.ACTION(() => ({
-        kind: 'index',
-        target: value,
-        index,
-        span: spanToEnd(value.span, close),
-      }));
+      if (!this.RECORDING_PHASE)
+        value = { kind: 'index', target: value, index, span: spanToEnd(value.span, close) };
     });
     return value;
   });
@@ -278,73 +182,169 @@ export class ExpressionParser extends EmbeddedActionsParser {
       });
     });
     const close = this.CONSUME(T.RParen, { ERR_MSG: CALL_CLOSE });
-    return this.ACTION(() => ({
-      kind: 'call',
-      name: name.image,
-      args,
-      span: spanToEnd(tokenSpan(name), close),
-    }));
+    if (this.RECORDING_PHASE) return placeholder;
+    return { kind: 'call', name: name.image, args, span: spanToEnd(tokenSpan(name), close) };
   });
 
   /**
    * A function argument. As in the reference engine, one starting with `(`, `not` or `any(` is a whole
    * logical expression; one starting with a name is a value, or a comparison when an operator follows.
    */
-  argument = this.RULE('argument', (): Argument => {
-    return this.OR({
-      DEF: [
-        { ALT: () => stringNode(this.CONSUME(T.StringLit)) },
-        { ALT: () => bareNode(this.CONSUME(T.BareLit)) },
-        {
-          ALT: () => {
-            const value = this.SUBRULE(this.value);
-            const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
-            return this.ACTION((): Argument => {
-              if (!tail) return value;
-              const { op, rhs } = tail;
-              return { kind: 'comparison', lhs: value, op, rhs, span: joinSpans(value.span, rhs.span) };
-            });
-          },
-        },
-        {
-          ALT: () => {
-            const first = this.OR1([
-              { ALT: () => this.SUBRULE(this.group) },
-              { ALT: () => this.SUBRULE(this.negation) },
-              { ALT: () => this.SUBRULE(this.quantified) },
-            ]);
-            return this.logicalRest(first);
-          },
-        },
-      ],
-      ERR_MSG: 'unrecognised input',
-    });
-  });
+  argument = this.RULE('argument', (): Argument => this.OR(this.argumentAlternatives));
 
   set = this.RULE('set', (): SetLiteral => {
     const open = this.CONSUME(T.LBrace);
     const items: (StringLiteral | BareLiteral)[] = [];
     this.MANY(() => {
-      items.push(
-        this.OR([
-          { ALT: () => stringNode(this.CONSUME(T.StringLit)) },
-          { ALT: () => bareNode(this.CONSUME(T.BareLit)) },
-        ]),
-      );
+      items.push(this.OR(this.literalAlternatives));
     });
     const close = this.CONSUME(T.RBrace, { ERR_MSG: 'unrecognised input' });
-    return this.ACTION(() => ({ kind: 'set', items, span: spanToEnd(tokenSpan(open), close) }));
+    if (this.RECORDING_PHASE) return placeholder;
+    return { kind: 'set', items, span: spanToEnd(tokenSpan(open), close) };
   });
+
+  // ---- alternatives, built once ----
+
+  private readonly simpleAlternatives: OrMethodOpts<Expression> = {
+    DEF: [
+      { ALT: () => this.SUBRULE(this.group) },
+      { ALT: () => this.SUBRULE(this.negation) },
+      { ALT: () => this.SUBRULE(this.quantified) },
+      {
+        // A value, then optionally an operator and its right-hand side; alone, the value is a predicate.
+        ALT: () => {
+          const value = this.SUBRULE(this.value);
+          const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
+          if (this.RECORDING_PHASE) return placeholder;
+          if (tail)
+            return { kind: 'comparison', ...tail, lhs: value, span: joinSpans(value.span, tail.rhs.span) };
+          this.rejectTextAfterValue(value);
+          return { kind: 'predicate', value, span: value.span };
+        },
+      },
+    ],
+    ERR_MSG: 'expected identifier character',
+  };
+
+  private readonly literalAlternatives: IOrAlt<StringLiteral | BareLiteral>[] = [
+    { ALT: () => stringNode(this.CONSUME(T.StringLit)) },
+    { ALT: () => bareNode(this.CONSUME(T.BareLit)) },
+  ];
+
+  private readonly valueRhsAlternatives: OrMethodOpts<RightHandSide> = {
+    DEF: [
+      { ALT: () => stringNode(this.CONSUME1(T.StringLit)) },
+      { ALT: () => bareNode(this.CONSUME1(T.BareLit)) },
+    ],
+    ERR_MSG: 'expected value',
+  };
+
+  private readonly patternRhsAlternatives: OrMethodOpts<RightHandSide> = {
+    DEF: [
+      { ALT: () => regexNode(this.CONSUME(T.RegexLit)) },
+      { ALT: () => stringNode(this.CONSUME2(T.StringLit)) },
+    ],
+    ERR_MSG: 'unrecognised input',
+  };
+
+  private readonly inRhsAlternatives: OrMethodOpts<RightHandSide> = {
+    DEF: [
+      { ALT: () => this.SUBRULE(this.set) },
+      {
+        ALT: (): RightHandSide => {
+          const list = this.CONSUME(T.ListName);
+          return { kind: 'list', name: list.payload as string, span: tokenSpan(list) };
+        },
+      },
+    ],
+    ERR_MSG: 'expected literal "{"',
+  };
+
+  private readonly operatorAlternatives: IOrAlt<OperatorAndOperand>[] = [
+    {
+      ALT: () => ({
+        op: this.CONSUME(T.ValueOp).payload as ComparisonOperator,
+        rhs: this.OR1(this.valueRhsAlternatives),
+      }),
+    },
+    {
+      ALT: () => ({
+        op: this.CONSUME(T.PatternOp).payload as ComparisonOperator,
+        rhs: this.OR2(this.patternRhsAlternatives),
+      }),
+    },
+    {
+      ALT: () => {
+        this.CONSUME(T.In);
+        return { op: 'in' as const, rhs: this.OR3(this.inRhsAlternatives) };
+      },
+    },
+  ];
+
+  private readonly indexAlternatives: OrMethodOpts<IndexSelector> = {
+    DEF: [
+      {
+        ALT: () => {
+          this.CONSUME(T.Star);
+          return { kind: 'map-each' as const };
+        },
+      },
+      {
+        ALT: () => ({
+          kind: 'map-key' as const,
+          key: (this.CONSUME(T.StringLit).payload as StringPayload)?.value,
+        }),
+      },
+      { ALT: () => ({ kind: 'array-index' as const, index: this.CONSUME(T.IndexNumber).payload as number }) },
+    ],
+    ERR_MSG: 'expected literal "expected quoted utf8 string or positive integer"',
+  };
+
+  private readonly argumentAlternatives: OrMethodOpts<Argument> = {
+    DEF: [
+      { ALT: () => stringNode(this.CONSUME(T.StringLit)) },
+      { ALT: () => bareNode(this.CONSUME(T.BareLit)) },
+      {
+        ALT: (): Argument => {
+          const value = this.SUBRULE(this.value);
+          const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
+          if (this.RECORDING_PHASE || !tail) return value;
+          return { kind: 'comparison', ...tail, lhs: value, span: joinSpans(value.span, tail.rhs.span) };
+        },
+      },
+      {
+        ALT: () => {
+          const first = this.OR1(this.prefixedAlternatives);
+          return this.logicalRest(first);
+        },
+      },
+    ],
+    ERR_MSG: 'unrecognised input',
+  };
+
+  /** The simple expressions that start with a token of their own: `(`, `not`, `any(`/`all(`. */
+  private readonly prefixedAlternatives: IOrAlt<Expression>[] = [
+    { ALT: () => this.SUBRULE(this.group) },
+    { ALT: () => this.SUBRULE(this.negation) },
+    { ALT: () => this.SUBRULE(this.quantified) },
+  ];
 
   /** `first (op simple)*`, combined by precedence. */
   private logicalRest(first: Expression): Expression {
-    const operands = [first];
-    const ops: LogicalOperator[] = [];
+    let operands: Expression[] | undefined;
+    let ops: LogicalOperator[] | undefined;
     this.MANY9(() => {
-      ops.push(this.CONSUME9(T.LogicalOp).payload as LogicalOperator);
-      operands.push(this.SUBRULE9(this.simple));
+      const op = this.CONSUME9(T.LogicalOp).payload as LogicalOperator;
+      const operand = this.SUBRULE9(this.simple);
+      if (!ops || !operands) {
+        ops = [];
+        operands = [first];
+      }
+      ops.push(op);
+      operands.push(operand);
     });
-    return this.ACTION(() => combine(operands, ops));
+    if (this.RECORDING_PHASE || !operands || !ops) return first;
+    return combine(operands, ops);
   }
 
   /**
@@ -366,4 +366,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
   }
 }
 
-export type { ComparisonExpression };
+interface OperatorAndOperand {
+  op: ComparisonOperator;
+  rhs: RightHandSide;
+}

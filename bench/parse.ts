@@ -1,0 +1,66 @@
+/**
+ * Parse-time benchmark on the reference workload (../shared/bench/workload.json): each expression is
+ * parsed repeatedly and compared with the reference engine's parse figure in that file. A lexer-only
+ * run of the same expressions is the baseline measured in the same run, so the parser's own share shows.
+ * Usage: npm run bench:parse [-- --write]   (--write updates bench/RESULTS.md)
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { tokenize } from '../src/lang/lexer.js';
+import { parse } from '../src/lang/parse.js';
+import { measure } from './measure.js';
+
+interface Workload {
+  expressions: { id: string; expr: string }[];
+  reference_engine: { ns: Record<string, { parse: number }> };
+}
+
+// Paths are relative to the project root (npm runs scripts there; the bundle itself lives in a temp dir).
+const workloadUrl = '../shared/bench/workload.json';
+const workload: Workload = JSON.parse(readFileSync(workloadUrl, 'utf8'));
+const targets = new Set([
+  'E1-contains',
+  'E2-ip-in-cidr',
+  'E4-and-or-5',
+  'E6-any-lower-headers',
+  'E7-wildcard',
+]);
+
+// Warm up on every shape first, as a real workload mixes them.
+for (let round = 0; round < 2000; round++) for (const { expr } of workload.expressions) parse(expr);
+
+const rows = workload.expressions.map(({ id, expr }) => {
+  if (!parse(expr).ast) throw new Error(`${id} does not parse`);
+  const lexOnly = measure(() => tokenize(expr));
+  const full = measure(() => parse(expr));
+  const reference = workload.reference_engine.ns[id]?.parse ?? Number.NaN;
+  return { id, chars: expr.length, lexOnly, full, reference, ratio: full.ns / reference };
+});
+
+const fmt = (ns: number) => (ns >= 10_000 ? `${(ns / 1000).toFixed(0)} µs` : `${ns.toFixed(0)} ns`);
+const lines = [
+  '| expression | chars | lex only | lex + parse | spread | reference | ratio | target ≤ 3× |',
+  '|---|---:|---:|---:|---:|---:|---:|:--:|',
+  ...rows.map(
+    (r) =>
+      `| ${r.id} | ${r.chars} | ${fmt(r.lexOnly.ns)} | ${fmt(r.full.ns)} | ±${(r.full.spread * 50).toFixed(0)}% | ${fmt(r.reference)} | ${r.ratio.toFixed(2)}× | ${targets.has(r.id) ? (r.ratio <= 3 ? 'yes' : '**no**') : '—'} |`,
+  ),
+];
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const report = `## Parse (bench/parse.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}.\n\n${lines.join('\n')}\n`;
+console.log(report);
+
+if (process.argv.includes('--write')) {
+  const path = 'bench/RESULTS.md';
+  let results = '';
+  try {
+    results = readFileSync(path, 'utf8');
+  } catch {
+    results =
+      "# Benchmark results\n\nRatios compare with figures measured in the same run, or with the reference engine's figures in ../shared/bench/workload.json (2 vCPU Xeon VM, wirefilter release build; its parse figures include regex compilation, which cfrules does later, at check time).\n\n";
+  }
+  const section = /## Parse \(bench\/parse\.ts\)[\s\S]*?(?=\n## |$)/;
+  results = section.test(results) ? results.replace(section, report) : `${results.trimEnd()}\n\n${report}`;
+  writeFileSync(path, results);
+  console.log('updated bench/RESULTS.md');
+}
