@@ -1,6 +1,46 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { Expression } from '../lang/ast.js';
 import { formatDiagnostic } from '../lang/diagnostics.js';
-import type { ParseResult } from '../lang/parse.js';
+import { type ParseResult, parse } from '../lang/parse.js';
 import { type CliIo, UsageError } from './command.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * Parses the command line of a command that works on expressions: its own options plus the shared
+ * `-e/--expression`, with files as positionals. Returns the option values and the collected inputs.
+ */
+export function parseExpressionCommand<T extends Options>(args: string[], options: T, io: CliIo) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...options, expression: { type: 'string', short: 'e', multiple: true } },
+  });
+  const expressions = (values as { expression?: string[] }).expression ?? [];
+  return { values, inputs: collectInputs(positionals, expressions, io) };
+}
+
+/**
+ * Parses each input; reports syntax errors, hands valid trees to `use`. Returns the exit status: 1 if
+ * any input had a syntax error or `use` said so, else 0.
+ */
+export function forEachExpression(
+  inputs: ExpressionInput[],
+  io: CliIo,
+  use: (input: ExpressionInput, ast: Expression) => number,
+): number {
+  let status = 0;
+  for (const input of inputs) {
+    const result = parse(input.source);
+    if (result.ast) {
+      status = Math.max(status, use(input, result.ast));
+    } else {
+      reportDiagnostics(input, result, io);
+      status = 1;
+    }
+  }
+  return status;
+}
 
 /** One expression to work on, with a name for messages. */
 export interface ExpressionInput {
@@ -14,7 +54,7 @@ export interface ExpressionInput {
  * Expressions come from `-e/--expression` options, from files (each file holds one expression, which may
  * span several lines), or from standard input when the only file is `-`.
  */
-export function collectInputs(files: string[], expressions: string[], io: CliIo): ExpressionInput[] {
+function collectInputs(files: string[], expressions: string[], io: CliIo): ExpressionInput[] {
   const inputs: ExpressionInput[] = expressions.map((source, i) => ({
     name: expressions.length > 1 ? `<expression ${i + 1}>` : '<expression>',
     source,
@@ -43,7 +83,7 @@ function stripFinalNewline(text: string): string {
 }
 
 /** Prints a failed parse the way Cloudflare does, preceded by where the expression came from. */
-export function reportDiagnostics(input: ExpressionInput, result: ParseResult, io: CliIo): void {
+function reportDiagnostics(input: ExpressionInput, result: ParseResult, io: CliIo): void {
   for (const diagnostic of result.diagnostics) {
     io.stderr(`${input.name}:${diagnostic.span.line}:${diagnostic.span.column}: ${diagnostic.code}\n`);
     io.stderr(formatDiagnostic(input.source, diagnostic));

@@ -1,8 +1,6 @@
-import { parseArgs } from 'node:util';
 import { formatExpression } from '../../lang/format.js';
-import { parse } from '../../lang/parse.js';
 import type { Command } from '../command.js';
-import { collectInputs, reportDiagnostics } from '../inputs.js';
+import { forEachExpression, parseExpressionCommand } from '../inputs.js';
 
 export const fmtCommand: Command = {
   name: 'fmt',
@@ -23,37 +21,29 @@ Options:
 Exit status: 0 success, 1 syntax error or (with --check) unformatted input, 2 usage error.
 `,
   run(args, io) {
-    const { values, positionals } = parseArgs({
+    const { values, inputs } = parseExpressionCommand(
       args,
-      allowPositionals: true,
-      options: {
-        expression: { type: 'string', short: 'e', multiple: true, default: [] },
+      {
         symbols: { type: 'boolean', default: false },
         write: { type: 'boolean', short: 'w', default: false },
         check: { type: 'boolean', default: false },
       },
-    });
+      io,
+    );
     const options = { operators: values.symbols ? ('symbols' as const) : ('words' as const) };
-    let status = 0;
-    for (const input of collectInputs(positionals, values.expression ?? [], io)) {
-      const result = parse(input.source);
-      if (!result.ast) {
-        reportDiagnostics(input, result, io);
-        status = 1;
-        continue;
-      }
-      const formatted = formatExpression(result.ast, options);
+    return forEachExpression(inputs, io, (input, ast) => {
+      const formatted = formatExpression(ast, options);
       if (values.check) {
-        if (formatted !== input.source) {
-          io.stderr(`${input.name}: not formatted\n`);
-          status = 1;
-        }
-      } else if (values.write && input.path) {
+        if (formatted === input.source) return 0;
+        io.stderr(`${input.name}: not formatted\n`);
+        return 1;
+      }
+      if (values.write && input.path) {
         if (formatted !== input.source) io.writeFile(input.path, `${formatted}\n`);
       } else {
         io.stdout(`${formatted}\n`);
       }
-    }
-    return status;
+      return 0;
+    });
   },
 };

@@ -1,8 +1,6 @@
-import { parseArgs } from 'node:util';
 import type { Node } from '../../lang/ast.js';
-import { parse } from '../../lang/parse.js';
 import type { Command } from '../command.js';
-import { collectInputs, reportDiagnostics } from '../inputs.js';
+import { forEachExpression, parseExpressionCommand } from '../inputs.js';
 
 export const parseCommand: Command = {
   name: 'parse',
@@ -25,25 +23,15 @@ uninterpreted ("bare") until they are checked against a field's type.
 Exit status: 0 all valid, 1 a syntax error, 2 usage error.
 `,
   run(args, io) {
-    const { values, positionals } = parseArgs({
+    const { values, inputs } = parseExpressionCommand(
       args,
-      allowPositionals: true,
-      options: {
-        expression: { type: 'string', short: 'e', multiple: true, default: [] },
-        spans: { type: 'boolean', default: false },
-      },
+      { spans: { type: 'boolean', default: false } },
+      io,
+    );
+    return forEachExpression(inputs, io, (_input, ast) => {
+      io.stdout(`${JSON.stringify(ast, jsonReplacer(values.spans === true), 2)}\n`);
+      return 0;
     });
-    let status = 0;
-    for (const input of collectInputs(positionals, values.expression ?? [], io)) {
-      const result = parse(input.source);
-      if (!result.ast) {
-        reportDiagnostics(input, result, io);
-        status = 1;
-        continue;
-      }
-      io.stdout(`${JSON.stringify(result.ast, jsonReplacer(values.spans === true), 2)}\n`);
-    }
-    return status;
   },
 };
 
