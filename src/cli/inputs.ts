@@ -52,7 +52,7 @@ export interface ExpressionInput {
 
 /**
  * Expressions come from `-e/--expression` options, from files (each file holds one expression, which may
- * span several lines), or from standard input when the only file is `-`.
+ * span several lines), or from standard input for a file named `-`.
  */
 function collectInputs(files: string[], expressions: string[], io: CliIo): ExpressionInput[] {
   const inputs: ExpressionInput[] = expressions.map((source, i) => ({
@@ -61,7 +61,7 @@ function collectInputs(files: string[], expressions: string[], io: CliIo): Expre
   }));
   for (const file of files) {
     if (file === '-') {
-      inputs.push({ name: '<stdin>', source: io.readStdin() });
+      inputs.push({ name: '<stdin>', source: stripFinalNewline(io.readStdin()) });
       continue;
     }
     let source: string;

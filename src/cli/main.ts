@@ -20,9 +20,13 @@ Options: -h, --help   show this help;  -v, --version   print the version
 /** Runs the CLI with the given arguments (without `node cfrules`); returns the exit code. */
 export function runCli(argv: string[], io: CliIo): number {
   const [name, ...args] = argv;
-  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+  if (name === undefined) {
+    io.stderr(usage); // a usage error: say how to use it, where errors go
+    return 2;
+  }
+  if (name === '-h' || name === '--help' || name === 'help') {
     io.stdout(usage);
-    return name === undefined ? 2 : 0;
+    return 0;
   }
   if (name === '-v' || name === '--version') {
     io.stdout(`${VERSION}\n`);

@@ -431,7 +431,6 @@ class Lexer {
       code: 'expected-value',
       message: 'expected value',
       start: pos,
-      hint: 'a comparison needs a literal on its right: a string, a number, an IP address or a byte string',
     });
   }
 

@@ -47,6 +47,12 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   return { ast, diagnostics: [] };
 }
 
+/** Friendlier explanations, by code, added to the reference wording wherever the error comes from. */
+const hints: Record<string, string> = {
+  'expected-value':
+    'a comparison needs a literal on its right: a string, a number, an IP address or a byte string',
+};
+
 /** An error "from here to the end of the line", the reference engine's usual span. */
 function diagnose(
   source: string,
@@ -56,7 +62,13 @@ function diagnose(
   message: string,
 ): Diagnostic {
   const start = Number.isNaN(token.startOffset) ? inputEnd : token.startOffset;
-  return { severity: 'error', code, message, span: spanOf(source, start, inputEnd) };
+  return withHint({ severity: 'error', code, message, span: spanOf(source, start, inputEnd) });
+}
+
+function withHint(diagnostic: Diagnostic): Diagnostic {
+  const hint = hints[diagnostic.code];
+  if (hint && !diagnostic.hint) diagnostic.hint = hint;
+  return diagnostic;
 }
 
 function fromRecognitionError(
@@ -76,7 +88,7 @@ function fromRecognitionError(
         span: spanOf(source, problem.start, problem.end ?? inputEnd),
       };
       if (problem.hint) diagnostic.hint = problem.hint;
-      return diagnostic;
+      return withHint(diagnostic);
     }
   }
   if (error.name === 'NotAllInputParsedException') {
@@ -114,6 +126,7 @@ function callCloseError(source: string, inputEnd: number, token: IToken, tokens:
 function codeFor(message: string): string {
   if (message === 'expected identifier character') return 'expected-identifier';
   if (message === 'unrecognised input') return 'unrecognised-input';
+  if (message.includes('positive integer')) return 'invalid-index';
   if (message.startsWith('expected literal')) return 'expected-literal';
   if (message === 'expected value') return 'expected-value';
   return 'syntax-error';

@@ -217,7 +217,13 @@ export class ExpressionParser extends EmbeddedActionsParser {
           const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
           if (this.RECORDING_PHASE) return placeholder;
           if (tail)
-            return { kind: 'comparison', ...tail, lhs: value, span: joinSpans(value.span, tail.rhs.span) };
+            return {
+              kind: 'comparison',
+              lhs: value,
+              op: tail.op,
+              rhs: tail.rhs,
+              span: joinSpans(value.span, tail.rhs.span),
+            };
           this.rejectTextAfterValue(value);
           return { kind: 'predicate', value, span: value.span };
         },
@@ -309,7 +315,13 @@ export class ExpressionParser extends EmbeddedActionsParser {
           const value = this.SUBRULE(this.value);
           const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
           if (this.RECORDING_PHASE || !tail) return value;
-          return { kind: 'comparison', ...tail, lhs: value, span: joinSpans(value.span, tail.rhs.span) };
+          return {
+            kind: 'comparison',
+            lhs: value,
+            op: tail.op,
+            rhs: tail.rhs,
+            span: joinSpans(value.span, tail.rhs.span),
+          };
         },
       },
       {

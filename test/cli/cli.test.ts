@@ -34,7 +34,7 @@ describe('cfrules CLI', () => {
     const help = run(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/fmt +print expressions in canonical form/);
-    expect(run([]).code).toBe(2);
+    expect(run([])).toMatchObject({ code: 2, stdout: '' });
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     expect(run(['--version']).stdout).toBe(`${pkg.version}\n`);
     expect(VERSION).toBe(pkg.version);
@@ -47,6 +47,7 @@ describe('cfrules CLI', () => {
     const fromFile = run(['fmt', 'rule.txt'], { 'rule.txt': 'x  in {1   2}\n' });
     expect(fromFile.stdout).toBe('x in {1 2}\n');
     expect(run(['fmt', '-'], {}, 'ssl\n  or  t').stdout).toBe('ssl or t\n');
+    expect(run(['fmt', '--check', '-'], {}, 'a and b\n').code).toBe(0); // the final newline is not the expression's
   });
 
   it('rewrites files with --write and reports unformatted files with --check', () => {
@@ -81,6 +82,7 @@ describe('cfrules CLI', () => {
       op: 'eq',
       rhs: { kind: 'string', value: 'é', raw: false },
     });
+    expect(Object.keys(JSON.parse(result.stdout))).toEqual(['kind', 'lhs', 'op', 'rhs']);
     const withSpans = JSON.parse(run(['parse', '--spans', '-e', 'ssl']).stdout);
     expect(withSpans.span).toEqual({ start: 0, end: 3, line: 1, column: 1 });
   });

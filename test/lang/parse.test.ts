@@ -283,6 +283,10 @@ describe('reference lexing quirks', () => {
     expect(comma?.hint).toMatch(/spaces, not commas/);
     const [missing] = parse('http.host eq').diagnostics;
     expect(missing?.code).toBe('expected-value');
+    expect(missing?.hint).toMatch(/needs a literal on its right/); // at the end of input too
+    expect(parse('x eq )').diagnostics[0]?.hint).toBe(missing?.hint);
+    expect(parse('x[').diagnostics[0]?.code).toBe('invalid-index');
+    expect(parse('x[y]').diagnostics[0]?.code).toBe('invalid-index');
     expect(`${missing?.span.line}:${missing?.span.column}`).toBe('1:13');
   });
 });
