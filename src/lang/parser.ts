@@ -216,14 +216,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
           const value = this.SUBRULE(this.value);
           const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
           if (this.RECORDING_PHASE) return placeholder;
-          if (tail)
-            return {
-              kind: 'comparison',
-              lhs: value,
-              op: tail.op,
-              rhs: tail.rhs,
-              span: joinSpans(value.span, tail.rhs.span),
-            };
+          if (tail) return comparisonNode(value, tail);
           this.rejectTextAfterValue(value);
           return { kind: 'predicate', value, span: value.span };
         },
@@ -315,13 +308,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
           const value = this.SUBRULE(this.value);
           const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
           if (this.RECORDING_PHASE || !tail) return value;
-          return {
-            kind: 'comparison',
-            lhs: value,
-            op: tail.op,
-            rhs: tail.rhs,
-            span: joinSpans(value.span, tail.rhs.span),
-          };
+          return comparisonNode(value, tail);
         },
       },
       {
@@ -381,4 +368,8 @@ export class ExpressionParser extends EmbeddedActionsParser {
 interface OperatorAndOperand {
   op: ComparisonOperator;
   rhs: RightHandSide;
+}
+
+function comparisonNode(lhs: ValueExpression, { op, rhs }: OperatorAndOperand): Expression {
+  return { kind: 'comparison', lhs, op, rhs, span: joinSpans(lhs.span, rhs.span) };
 }
