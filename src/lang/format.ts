@@ -16,6 +16,7 @@ import type {
   RegexLiteral,
   StringLiteral,
 } from './ast.js';
+import { utf8SequenceLength } from './literals.js';
 
 export interface FormatOptions {
   /** `words` (default): `and`, `eq`, `not`…; `symbols`: `&&`, `==`, `!`… where a symbol exists. */
@@ -237,25 +238,6 @@ function hexEscape(byte: number): string {
 /** Length of the character at `i`: 1 for ASCII, see below otherwise. */
 function charLength(bytes: string, i: number): number {
   return bytes.charCodeAt(i) < 0x80 ? 1 : utf8SequenceLength(bytes, i);
-}
-
-/** Length (2–4) of the well-formed UTF-8 sequence starting at `i`, or 0 if there is none. */
-function utf8SequenceLength(bytes: string, i: number): number {
-  const lead = bytes.charCodeAt(i);
-  const at = (k: number) => bytes.charCodeAt(i + k); // NaN past the end, which fails every range test
-  const cont = (k: number, lo = 0x80, hi = 0xbf) => at(k) >= lo && at(k) <= hi;
-  if (lead >= 0xc2 && lead <= 0xdf) return cont(1) ? 2 : 0;
-  if (lead >= 0xe0 && lead <= 0xef) {
-    // E0 excludes overlong forms, ED excludes UTF-16 surrogates.
-    const second = lead === 0xe0 ? cont(1, 0xa0) : lead === 0xed ? cont(1, 0x80, 0x9f) : cont(1);
-    return second && cont(2) ? 3 : 0;
-  }
-  if (lead >= 0xf0 && lead <= 0xf4) {
-    // F0 excludes overlong forms, F4 caps the range at U+10FFFF.
-    const second = lead === 0xf0 ? cont(1, 0x90) : lead === 0xf4 ? cont(1, 0x80, 0x8f) : cont(1);
-    return second && cont(2) && cont(3) ? 4 : 0;
-  }
-  return 0;
 }
 
 /** The character encoded by `length` bytes at `i` (ASCII when `length` is 1). */

@@ -1,6 +1,7 @@
 import type { IToken, TokenType } from 'chevrotain';
 import type { ComparisonOperator, LogicalOperator } from './ast.js';
 import {
+  isHexDigit,
   isValidUtf8,
   type ScanProblem,
   type ScanResult,
@@ -151,8 +152,6 @@ const isIdentifierChar = (unit: number): boolean =>
   (unit >= 0x41 && unit <= 0x5a) ||
   (unit >= 0x30 && unit <= 0x39) ||
   unit === 0x5f;
-const isHexDigit = (unit: number): boolean =>
-  (unit >= 0x30 && unit <= 0x39) || (unit >= 0x61 && unit <= 0x66) || (unit >= 0x41 && unit <= 0x46);
 
 /** White space as Rust's `str::trim` understands it (Unicode White_Space). */
 function isTrimmable(unit: number): boolean {

@@ -66,28 +66,31 @@ export function toBinary(text: string, from = 0, to = text.length): string {
   return out.join('');
 }
 
+/** Length (2–4) of the well-formed UTF-8 sequence starting at `i`, or 0 if there is none. */
+export function utf8SequenceLength(bytes: string, i: number): number {
+  const lead = bytes.charCodeAt(i);
+  const at = (k: number) => bytes.charCodeAt(i + k); // NaN past the end, which fails every range test
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => at(k) >= lo && at(k) <= hi;
+  if (lead >= 0xc2 && lead <= 0xdf) return cont(1) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    // E0 excludes overlong forms, ED excludes UTF-16 surrogates.
+    const second = lead === 0xe0 ? cont(1, 0xa0) : lead === 0xed ? cont(1, 0x80, 0x9f) : cont(1);
+    return second && cont(2) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    // F0 excludes overlong forms, F4 caps the range at U+10FFFF.
+    const second = lead === 0xf0 ? cont(1, 0x90) : lead === 0xf4 ? cont(1, 0x80, 0x8f) : cont(1);
+    return second && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
 /** Whether a binary string holds valid UTF-8. */
 export function isValidUtf8(binary: string): boolean {
   for (let i = 0; i < binary.length; ) {
-    const b = binary.charCodeAt(i);
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let min: number;
-    if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
-    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
-    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
-    else return false;
-    let cp = b & (0x3f >> need);
-    for (let k = 1; k <= need; k++) {
-      const c = binary.charCodeAt(i + k);
-      if (!(c >= 0x80 && c <= 0xbf)) return false;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-    i += need + 1;
+    const length = binary.charCodeAt(i) < 0x80 ? 1 : utf8SequenceLength(binary, i);
+    if (length === 0) return false;
+    i += length;
   }
   return true;
 }
@@ -243,7 +246,7 @@ export function scanListName(text: string, start: number, end: number): ScanResu
   return { ok: true, value: name, end: i };
 }
 
-const isHexDigit = (unit: number): boolean =>
+export const isHexDigit = (unit: number): boolean =>
   (unit >= 0x30 && unit <= 0x39) || (unit >= 0x61 && unit <= 0x66) || (unit >= 0x41 && unit <= 0x46);
 
 /**
