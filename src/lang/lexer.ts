@@ -146,7 +146,8 @@ function matchLogical(text: string, pos: number): [LogicalOperator, number] | un
   }
 }
 
-const isSpace = (unit: number): boolean => unit === 0x20 || unit === 0x0a || unit === 0x0d;
+/** White space between tokens: only space, CR and LF (not tabs), as in the reference engine. */
+export const isSpace = (unit: number): boolean => unit === 0x20 || unit === 0x0a || unit === 0x0d;
 const isIdentifierChar = (unit: number): boolean =>
   (unit >= 0x61 && unit <= 0x7a) ||
   (unit >= 0x41 && unit <= 0x5a) ||
@@ -170,13 +171,26 @@ function isTrimmable(unit: number): boolean {
   );
 }
 
-export function tokenize(text: string): LexResult {
+/**
+ * Unquoted literals whose extent the caller knows better, by start offset: the checker reads literals by
+ * the left side's type, which may end them earlier than the neutral scan (`01:02and ssl` is two bytes
+ * followed by `and` for a Bytes field).
+ */
+export type LiteralEnds = ReadonlyMap<number, number>;
+
+/** The part of the text that is parsed: Cloudflare trims white space at both ends first. */
+export function trimmedRange(text: string): { start: number; end: number } {
   let start = 0;
   let end = text.length;
   while (start < end && isTrimmable(text.charCodeAt(start))) start++;
   while (end > start && isTrimmable(text.charCodeAt(end - 1))) end--;
   if (start === end) start = end = 0; // like Rust's trim: nothing left is an empty text at the start
-  return new Lexer(text, start, end).run();
+  return { start, end };
+}
+
+export function tokenize(text: string, literalEnds?: LiteralEnds): LexResult {
+  const { start, end } = trimmedRange(text);
+  return new Lexer(text, start, end, literalEnds).run();
 }
 
 class Lexer {
@@ -198,6 +212,7 @@ class Lexer {
     private readonly text: string,
     private readonly start: number,
     private readonly end: number,
+    private readonly literalEnds: LiteralEnds | undefined,
   ) {
     this.pos = start;
     this.positions = new PositionTracker(text);
@@ -298,7 +313,7 @@ class Lexer {
     }
     if (!isHexDigit(unit) && unit !== 0x2d && unit !== 0x3a && unit !== 0x2e) return false;
     if (/^-?0x[0-9a-fA-F]/.test(text.slice(pos, pos + 4))) {
-      this.emit(T.BareLit, scanBareLiteral(text, pos, this.end)); // a hexadecimal integer
+      this.emit(T.BareLit, this.bareLiteralEnd(pos)); // a hexadecimal integer
       this.state = State.AfterOperand;
       return true;
     }
@@ -313,7 +328,7 @@ class Lexer {
     if (text.charCodeAt(i) === 0x5b) return false;
     while (i < this.end && isSpace(text.charCodeAt(i))) i++;
     if (text.charCodeAt(i) === 0x28) return false;
-    const literalEnd = scanBareLiteral(text, pos, this.end);
+    const literalEnd = this.bareLiteralEnd(pos);
     if (literalEnd === pos) return false;
     this.emit(T.BareLit, literalEnd);
     this.state = State.AfterOperand;
@@ -334,13 +349,20 @@ class Lexer {
       i++;
     }
     this.valueIsArgument = isArgument;
-    this.emit(T.Identifier, i);
     // A call: the name, optional spaces, then `(`.
     let paren = i;
     while (paren < end && isSpace(text.charCodeAt(paren))) paren++;
-    if (text.charCodeAt(paren) === 0x28) {
+    const isCall = text.charCodeAt(paren) === 0x28;
+    if (isCall && this.nesting.length >= MAX_NESTING_DEPTH) {
+      // Too deep: report at the `(`, without the name (which would otherwise read as a field).
       this.pos = paren;
-      if (!this.open({ kind: 'call', valueIsArgument: this.valueIsArgument })) return;
+      this.open({ kind: 'call', valueIsArgument: isArgument });
+      return;
+    }
+    this.emit(T.Identifier, i);
+    if (isCall) {
+      this.pos = paren;
+      this.open({ kind: 'call', valueIsArgument: this.valueIsArgument });
       this.emit(T.LParen, paren + 1);
       this.atArgumentStart = true;
       this.state = State.Operand;
@@ -420,7 +442,7 @@ class Lexer {
       this.lexString(false);
       return;
     }
-    const literalEnd = scanBareLiteral(text, pos, this.end);
+    const literalEnd = this.bareLiteralEnd(pos);
     if (literalEnd > pos) {
       this.emit(T.BareLit, literalEnd);
       this.state = State.AfterOperand;
@@ -475,7 +497,7 @@ class Lexer {
       this.lexString(false, State.SetItem);
       return;
     }
-    const literalEnd = scanBareLiteral(text, pos, this.end);
+    const literalEnd = this.bareLiteralEnd(pos);
     if (literalEnd > pos) {
       this.emit(T.BareLit, literalEnd);
       return;
@@ -533,6 +555,10 @@ class Lexer {
   }
 
   // ---- helpers ----
+
+  private bareLiteralEnd(pos: number): number {
+    return this.literalEnds?.get(pos) ?? scanBareLiteral(this.text, pos, this.end);
+  }
 
   private lexString(regex: boolean, next: State = State.AfterOperand): void {
     const { text, pos, end } = this;

@@ -1,18 +1,18 @@
 import type { IRecognitionException, IToken } from 'chevrotain';
 import type { Expression } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
+import { HookStop, isCorrection, type ParseHooks } from './hooks.js';
 import { type InvalidPayload, type Token, tokenize } from './lexer.js';
-import { type BoolValueHook, CALL_CLOSE, ExpressionParser, SyntaxFailure } from './parser.js';
+import { CALL_CLOSE, ExpressionParser, SyntaxFailure } from './parser.js';
 import { spanOf } from './position.js';
 import * as T from './tokens.js';
 
 export interface ParseOptions {
   /**
-   * Tells whether a value is a Bool. The parser knows no types; with this hook (the checker provides one)
-   * text after a lone value is reported as the reference engine does: `unrecognised input` after a Bool,
-   * `expected ComparisonOp` otherwise (the default when the hook is absent or does not know).
+   * Lets a type checker follow the parse (see ParseHooks). Without hooks the parser knows no types: text
+   * after a lone value is then reported as `expected ComparisonOp`, and literals are read neutrally.
    */
-  isBoolValue?: BoolValueHook;
+  hooks?: ParseHooks;
 }
 
 export interface ParseResult {
@@ -24,23 +24,46 @@ export interface ParseResult {
 
 let sharedParser: ExpressionParser | undefined;
 
-/** Parses a Rules-language expression. Never throws on any input. */
+/** Parses a Rules-language expression. Never throws on any input (unless a hook throws). */
 export function parse(source: string, options: ParseOptions = {}): ParseResult {
-  const lexed = tokenize(source);
+  let literalEnds: Map<number, number> | undefined;
+  for (;;) {
+    const attempt = parseOnce(source, options.hooks, literalEnds);
+    if (!('correction' in attempt)) return attempt;
+    // A hook read a literal differently from the neutral lexer: lex again with its extent. Each round
+    // fixes one more literal, so this ends.
+    literalEnds ??= new Map();
+    if (literalEnds.get(attempt.correction.start) === attempt.correction.end) {
+      throw new Error(`parse: literal end correction at ${attempt.correction.start} did not converge`);
+    }
+    literalEnds.set(attempt.correction.start, attempt.correction.end);
+  }
+}
+
+function parseOnce(
+  source: string,
+  hooks: ParseHooks | undefined,
+  literalEnds: Map<number, number> | undefined,
+): ParseResult | { correction: { start: number; end: number } } {
+  const lexed = tokenize(source, literalEnds);
   sharedParser ??= new ExpressionParser(); // built once: Chevrotain's grammar analysis is costly
   const parser = sharedParser;
   parser.input = lexed.tokens;
-  parser.isBoolValue = options.isBoolValue;
+  parser.hooks = hooks;
   let ast: Expression | undefined;
   try {
     ast = parser.filter();
   } catch (error) {
+    if (error instanceof HookStop) {
+      if (isCorrection(error.verdict)) return { correction: error.verdict };
+      return { diagnostics: [error.verdict] };
+    }
     if (!(error instanceof SyntaxFailure)) throw error;
     const diagnostic = diagnose(source, lexed.end, error.token, error.code, error.message);
     if (error.hint) diagnostic.hint = error.hint;
     return { diagnostics: [diagnostic] };
   } finally {
-    parser.isBoolValue = undefined;
+    parser.hooks = undefined;
   }
   const [error] = parser.errors;
   if (error) return { diagnostics: [fromRecognitionError(source, lexed.end, error, lexed.tokens)] };

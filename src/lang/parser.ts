@@ -2,6 +2,7 @@ import { EmbeddedActionsParser, type IOrAlt, type IToken, type OrMethodOpts } fr
 import type {
   Argument,
   BareLiteral,
+  ComparisonExpression,
   ComparisonOperator,
   Expression,
   IndexSelector,
@@ -13,6 +14,7 @@ import type {
   StringLiteral,
   ValueExpression,
 } from './ast.js';
+import { type HookVerdict, HookStop, type ParseHooks } from './hooks.js';
 import type { InvalidPayload, RegexPayload, StringPayload, Token } from './lexer.js';
 import * as T from './tokens.js';
 
@@ -30,9 +32,6 @@ export class SyntaxFailure extends Error {
     super(message);
   }
 }
-
-/** Tells whether a value is a Bool (so that it may stand alone); undefined when unknown. */
-export type BoolValueHook = (value: ValueExpression) => boolean | undefined;
 
 const tokenSpan = (token: IToken): Span => ({
   start: token.startOffset,
@@ -112,7 +111,7 @@ const placeholder = undefined as never;
  */
 export class ExpressionParser extends EmbeddedActionsParser {
   /** Set by parse() for the duration of one parse. */
-  isBoolValue: BoolValueHook | undefined;
+  hooks: ParseHooks | undefined;
 
   constructor(validate = false) {
     super(T.allTokens, { recoveryEnabled: false, maxLookahead: 2, skipValidations: !validate });
@@ -152,10 +151,18 @@ export class ExpressionParser extends EmbeddedActionsParser {
     return { kind: 'quantifier', quantifier: kind, operand, span: spanToEnd(tokenSpan(quantifier), close) };
   });
 
-  operatorAndOperand = this.RULE(
-    'operatorAndOperand',
-    (): OperatorAndOperand => this.OR(this.operatorAlternatives),
-  );
+  /** An operator and its right-hand side after `lhs`; the comparison node is built here for the hooks. */
+  operatorAndOperand = this.RULE('operatorAndOperand', (lhs: ValueExpression): ComparisonExpression => {
+    this.lhs = lhs;
+    const { op, rhs } = this.OR(this.operatorAlternatives);
+    if (this.RECORDING_PHASE) return placeholder;
+    const comparison = comparisonNode(lhs, op, rhs);
+    this.heed(this.hooks?.comparison?.(comparison));
+    return comparison;
+  });
+
+  /** The left side of the comparison being parsed, for the operator hook. */
+  private lhs: ValueExpression | undefined;
 
   value = this.RULE('value', (): ValueExpression => {
     const name = this.CONSUME(T.Identifier);
@@ -168,6 +175,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
       if (!this.RECORDING_PHASE)
         value = { kind: 'index', target: value, index, span: spanToEnd(value.span, close) };
     });
+    if (!this.RECORDING_PHASE) this.heed(this.hooks?.value?.(value));
     return value;
   });
 
@@ -176,9 +184,11 @@ export class ExpressionParser extends EmbeddedActionsParser {
     const args: Argument[] = [];
     this.OPTION(() => {
       args.push(this.SUBRULE(this.argument));
+      if (!this.RECORDING_PHASE) this.heed(this.hooks?.argument?.(name.image, tokenSpan(name), args));
       this.MANY(() => {
         this.CONSUME(T.Comma);
         args.push(this.SUBRULE1(this.argument));
+        if (!this.RECORDING_PHASE) this.heed(this.hooks?.argument?.(name.image, tokenSpan(name), args));
       });
     });
     const close = this.CONSUME(T.RParen, { ERR_MSG: CALL_CLOSE });
@@ -214,10 +224,11 @@ export class ExpressionParser extends EmbeddedActionsParser {
         // A value, then optionally an operator and its right-hand side; alone, the value is a predicate.
         ALT: () => {
           const value = this.SUBRULE(this.value);
-          const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
+          const comparison = this.OPTION(() => this.SUBRULE(this.operatorAndOperand, { ARGS: [value] }));
           if (this.RECORDING_PHASE) return placeholder;
-          if (tail) return comparisonNode(value, tail);
+          if (comparison) return comparison;
           this.rejectTextAfterValue(value);
+          this.heed(this.hooks?.predicate?.(value));
           return { kind: 'predicate', value, span: value.span };
         },
       },
@@ -261,24 +272,37 @@ export class ExpressionParser extends EmbeddedActionsParser {
 
   private readonly operatorAlternatives: IOrAlt<OperatorAndOperand>[] = [
     {
-      ALT: () => ({
-        op: this.CONSUME(T.ValueOp).payload as ComparisonOperator,
-        rhs: this.OR1(this.valueRhsAlternatives),
-      }),
-    },
-    {
-      ALT: () => ({
-        op: this.CONSUME(T.PatternOp).payload as ComparisonOperator,
-        rhs: this.OR2(this.patternRhsAlternatives),
-      }),
+      ALT: () => {
+        const op = this.operator(this.CONSUME(T.ValueOp));
+        return { op, rhs: this.OR1(this.valueRhsAlternatives) };
+      },
     },
     {
       ALT: () => {
-        this.CONSUME(T.In);
-        return { op: 'in' as const, rhs: this.OR3(this.inRhsAlternatives) };
+        const op = this.operator(this.CONSUME(T.PatternOp));
+        return { op, rhs: this.OR2(this.patternRhsAlternatives) };
+      },
+    },
+    {
+      ALT: () => {
+        const op = this.operator(this.CONSUME(T.In));
+        return { op, rhs: this.OR3(this.inRhsAlternatives) };
       },
     },
   ];
+
+  /** Reads an operator token and lets the hooks see it before its right-hand side is parsed. */
+  private operator(token: IToken): ComparisonOperator {
+    const op = token.payload as ComparisonOperator;
+    if (!this.RECORDING_PHASE && this.hooks?.operator && this.lhs)
+      this.heed(this.hooks.operator(this.lhs, op, tokenSpan(token), (token as Token).end));
+    return op;
+  }
+
+  /** Stops the parse when a hook says so. */
+  private heed(verdict: HookVerdict): void {
+    if (verdict) throw new HookStop(verdict);
+  }
 
   private readonly indexAlternatives: OrMethodOpts<IndexSelector> = {
     DEF: [
@@ -306,9 +330,8 @@ export class ExpressionParser extends EmbeddedActionsParser {
       {
         ALT: (): Argument => {
           const value = this.SUBRULE(this.value);
-          const tail = this.OPTION(() => this.SUBRULE(this.operatorAndOperand));
-          if (this.RECORDING_PHASE || !tail) return value;
-          return comparisonNode(value, tail);
+          const comparison = this.OPTION(() => this.SUBRULE(this.operatorAndOperand, { ARGS: [value] }));
+          return comparison ?? value;
         },
       },
       {
@@ -355,7 +378,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
     const next = this.LA(1);
     if (next.tokenType !== T.Invalid) return;
     const payload = next.payload as InvalidPayload;
-    if (payload.problem || !payload.afterValue || this.isBoolValue?.(value) === true) return;
+    if (payload.problem || !payload.afterValue || this.hooks?.isBoolValue?.(value) === true) return;
     throw new SyntaxFailure(
       'expected-operator',
       'expected ComparisonOp',
@@ -370,6 +393,6 @@ interface OperatorAndOperand {
   rhs: RightHandSide;
 }
 
-function comparisonNode(lhs: ValueExpression, { op, rhs }: OperatorAndOperand): Expression {
+function comparisonNode(lhs: ValueExpression, op: ComparisonOperator, rhs: RightHandSide): ComparisonExpression {
   return { kind: 'comparison', lhs, op, rhs, span: joinSpans(lhs.span, rhs.span) };
 }

@@ -1,0 +1,692 @@
+import type {
+  Argument,
+  ComparisonExpression,
+  ComparisonOperator,
+  Expression,
+  FunctionCall,
+  IndexAccess,
+  IndexSelector,
+  Span,
+  ValueExpression,
+} from '../lang/ast.js';
+import type { Diagnostic } from '../lang/diagnostics.js';
+import { HookStop, type HookVerdict, type ParseHooks } from '../lang/hooks.js';
+import { isSpace, trimmedRange } from '../lang/lexer.js';
+import type { ScanResult } from '../lang/literals.js';
+import { PositionTracker } from '../lang/position.js';
+import type { FunctionDefinition, LiteralValue, Parameter, ParameterType } from '../scheme/functions.js';
+import { listItemType, type Scheme } from '../scheme/scheme.js';
+import { arrayOf, elementType, sameType, type Type, typeDebugName, typeName } from '../scheme/types.js';
+import { formatIp, type IpAddress } from './ip.js';
+import { checkRegex } from './regex.js';
+import type {
+  ExpressionType,
+  TypedArgument,
+  TypedComparison,
+  TypedExpression,
+  TypedLiteralArgument,
+  TypedRhs,
+  TypedValue,
+} from './typed-ast.js';
+import { scanBytes, scanInt, scanIntSetItem, scanIpAddress, scanIpSetItem } from './typed-literals.js';
+import { parseWildcard } from './wildcard.js';
+
+export interface CheckerOptions {
+  scheme: Scheme;
+  /** Custom lists declared by the caller (in addition to the scheme's). */
+  lists?: Scheme['lists'];
+  /** `rewrite`: the root is a value (Transform Rules), not a condition. */
+  expression: 'filter' | 'rewrite';
+}
+
+/** Operators each left-side type supports (engine-semantics §3). */
+const operatorTypes: Record<ComparisonOperator, readonly Type[]> = {
+  eq: ['Bytes', 'Int', 'Ip'],
+  ne: ['Bytes', 'Int', 'Ip'],
+  lt: ['Bytes', 'Int', 'Ip'],
+  le: ['Bytes', 'Int', 'Ip'],
+  gt: ['Bytes', 'Int', 'Ip'],
+  ge: ['Bytes', 'Int', 'Ip'],
+  contains: ['Bytes'],
+  matches: ['Bytes'],
+  wildcard: ['Bytes'],
+  'strict wildcard': ['Bytes'],
+  in: ['Bytes', 'Int', 'Ip'],
+  bitwise_and: ['Int'],
+};
+
+/** A right-hand side as read by type, before it is matched with the parser's nodes. */
+type PendingRhs =
+  | { kind: 'value'; type: 'Bytes' | 'Int' | 'Ip'; value: unknown; end: number }
+  | { kind: 'set'; type: 'Bytes' | 'Int' | 'Ip'; items: { value: unknown; start: number; end: number }[] }
+  | { kind: 'other' };
+
+const BOOL_ARRAY: Type = arrayOf('Bool');
+
+/**
+ * The type checker. It follows the parse through ParseHooks, the way the reference engine checks types
+ * while it parses, so that the first error in the text is the one reported and literals are read by the
+ * type of the value they are compared with. `finish` then types the logical structure and returns the
+ * typed tree.
+ */
+export class TypeChecker implements ParseHooks {
+  private readonly values = new WeakMap<object, TypedValue | TypedLiteralArgument>();
+  private readonly comparisons = new WeakMap<ComparisonExpression, TypedComparison>();
+  private readonly expressions = new WeakMap<Expression, TypedExpression | Diagnostic>();
+  private readonly positions: PositionTracker;
+  private readonly inputEnd: number;
+  private pending: PendingRhs | undefined;
+  private pendingOpSpan: Span | undefined;
+
+  constructor(
+    private readonly source: string,
+    private readonly options: CheckerOptions,
+  ) {
+    this.positions = new PositionTracker(source);
+    this.inputEnd = trimmedRange(source).end;
+  }
+
+  // ---- hooks ----
+
+  value(value: ValueExpression): HookVerdict {
+    const typed = this.typeValue(value);
+    return 'severity' in typed ? typed : undefined;
+  }
+
+  argument(name: string, nameSpan: Span, args: readonly Argument[]): HookVerdict {
+    const definition = this.functionDefinition(name, nameSpan.start);
+    if ('severity' in definition) return definition;
+    const index = args.length - 1;
+    const arg = args[index] as Argument;
+    const parameter = parameterAt(definition, index);
+    if (!parameter) return this.error('invalid-argument-count', 'invalid number of arguments', arg.span.start);
+    const typed = this.typeArgument(arg);
+    if ('severity' in typed) return typed;
+    return this.checkArgument(definition, parameter, index, typed, args);
+  }
+
+  operator(lhs: ValueExpression, op: ComparisonOperator, opSpan: Span, rhsStart: number): HookVerdict {
+    this.pending = undefined;
+    this.pendingOpSpan = opSpan;
+    const typed = this.values.get(lhs) as TypedValue;
+    if (typed.type === 'Bool' && !typed.mapped) {
+      // A Bool is a complete condition: whatever follows it is unexpected.
+      return this.error('unrecognised-input', 'unrecognised input', lhs.span.end);
+    }
+    if (!operatorTypes[op].some((type) => sameType(type, typed.type))) {
+      return this.error(
+        'unsupported-operation',
+        `cannot perform this operation on type ${typeDebugName(typed.type)}`,
+        opSpan.start,
+        opSpan.end,
+      );
+    }
+    let start = rhsStart;
+    while (start < this.inputEnd && isSpace(this.source.charCodeAt(start))) start++;
+    const type = typed.type as 'Bytes' | 'Int' | 'Ip';
+    if (op === 'matches' || op === 'wildcard' || op === 'strict wildcard') {
+      this.pending = { kind: 'other' };
+      return undefined;
+    }
+    if (op === 'in') return this.readSet(type, start);
+    const scanned = this.scanValue(type, start);
+    if (!scanned.ok) return this.problem(scanned.problem);
+    this.pending = { kind: 'value', type, value: scanned.value, end: scanned.end };
+    return undefined;
+  }
+
+  comparison(comparison: ComparisonExpression): HookVerdict {
+    const pending = this.pending;
+    this.pending = undefined;
+    const lhs = this.values.get(comparison.lhs) as TypedValue;
+    const read = this.typeRhs(comparison, lhs, pending);
+    if (!read || !('rhs' in read)) return read ?? this.error('internal', 'right-hand side not read', comparison.span.start);
+    const { rhs } = read;
+    const type: ExpressionType = lhs.mapped ? { array: 'Bool' } : 'Bool';
+    const opSpan = this.pendingOpSpan ?? comparison.span;
+    const typed: TypedComparison = { kind: 'comparison', lhs, op: comparison.op, opSpan, rhs, type, span: comparison.span };
+    this.comparisons.set(comparison, typed);
+    return undefined;
+  }
+
+  predicate(value: ValueExpression): HookVerdict {
+    if (this.options.expression === 'rewrite') return undefined; // the root may be any value; see finish()
+    const typed = this.values.get(value) as TypedValue;
+    if (typed.type === 'Bool') return undefined;
+    if (!typed.mapped && sameType(typed.type, BOOL_ARRAY)) return undefined;
+    if (typed.mapped && elementType(typed.type) !== undefined) {
+      return this.error(
+        'unsupported-operation',
+        `cannot perform this operation on type ${typeDebugName(typed.type)}`,
+        value.span.end,
+      );
+    }
+    return {
+      ...this.error('expected-operator', 'expected ComparisonOp', value.span.end),
+      hint: 'expected a comparison operator such as eq, ne, contains, matches, wildcard or in',
+    };
+  }
+
+  isBoolValue(value: ValueExpression): boolean | undefined {
+    const typed = this.values.get(value);
+    return typed ? typed.type === 'Bool' : undefined;
+  }
+
+  // ---- the typed tree ----
+
+  /** Types the parsed expression's logical structure; the root must be Bool (a value for rewrites). */
+  finish(ast: Expression): TypedExpression | Diagnostic {
+    const typed = this.typeExpression(ast);
+    if ('severity' in typed) return typed;
+    if (this.options.expression === 'rewrite') {
+      if (typed.kind === 'predicate' && !typed.value.mapped && typed.type !== 'Bool') return typed;
+      return this.error(
+        'type-mismatch',
+        `expected value of type Bytes, but got ${typeName(typed.type)}`,
+        this.inputEnd,
+        this.inputEnd,
+      );
+    }
+    if (typed.type !== 'Bool')
+      return this.error(
+        'type-mismatch',
+        `expected value of type Bool, but got ${typeName(typed.type)}`,
+        this.inputEnd,
+        this.inputEnd,
+      );
+    return typed;
+  }
+
+  private typeExpression(expression: Expression): TypedExpression | Diagnostic {
+    const cached = this.expressions.get(expression);
+    if (cached) return cached;
+    const typed = this.typeExpressionUncached(expression);
+    this.expressions.set(expression, typed);
+    return typed;
+  }
+
+  private typeExpressionUncached(expression: Expression): TypedExpression | Diagnostic {
+    switch (expression.kind) {
+      case 'comparison':
+        return this.comparisons.get(expression) as TypedComparison;
+      case 'predicate': {
+        const value = this.values.get(expression.value) as TypedValue;
+        const type = value.mapped ? arrayOf(value.type) : value.type;
+        return { kind: 'predicate', value, type, span: expression.span };
+      }
+      case 'not': {
+        const operand = this.typeExpression(expression.operand);
+        if ('severity' in operand) return operand;
+        return { kind: 'not', operand, type: operand.type as 'Bool', span: expression.span };
+      }
+      case 'quantifier': {
+        const operand = this.typeExpression(expression.operand);
+        if ('severity' in operand) return operand;
+        if (!sameType(operand.type, BOOL_ARRAY)) {
+          return this.error(
+            'type-mismatch',
+            `expected value of type Array<Bool>, but got ${typeName(operand.type)}`,
+            expression.operand.span.start,
+            expression.operand.span.end,
+          );
+        }
+        return { kind: 'quantifier', quantifier: expression.quantifier, operand, type: 'Bool', span: expression.span };
+      }
+      case 'logical': {
+        const operands: TypedExpression[] = [];
+        for (const operand of expression.operands) {
+          const typed = this.typeExpression(operand);
+          if ('severity' in typed) return typed;
+          operands.push(typed);
+        }
+        const first = operands[0] as TypedExpression;
+        for (let i = 1; i < operands.length; i++) {
+          const operand = operands[i] as TypedExpression;
+          if (!sameType(operand.type, first.type)) {
+            // The reference engine notices after reading the next operator: the span starts there.
+            return this.error(
+              'type-mismatch',
+              `expected value of type ${typeName(first.type)}, but got ${typeName(operand.type)}`,
+              this.afterNextOperator(operand.span.end),
+            );
+          }
+        }
+        return { kind: 'logical', op: expression.op, operands, type: first.type as 'Bool', span: expression.span };
+      }
+    }
+  }
+
+  // ---- values ----
+
+  private typeValue(value: ValueExpression): TypedValue | Diagnostic {
+    const cached = this.values.get(value);
+    if (cached) return cached as TypedValue;
+    const typed =
+      value.kind === 'field' ? this.typeField(value) : value.kind === 'call' ? this.typeCall(value) : this.typeIndex(value);
+    if (!('severity' in typed)) this.values.set(value, typed);
+    return typed;
+  }
+
+  private typeField(value: Extract<ValueExpression, { kind: 'field' }>): TypedValue | Diagnostic {
+    const definition = this.options.scheme.fields.get(value.name);
+    if (definition) return { kind: 'field', name: value.name, definition, type: definition.type, mapped: false, span: value.span };
+    if (this.options.scheme.functions.has(value.name)) {
+      let next = value.span.end;
+      while (next < this.inputEnd && isSpace(this.source.charCodeAt(next))) next++;
+      return this.error('expected-literal', 'expected literal "("', next);
+    }
+    return this.unknownIdentifier(value.name, value.span.start);
+  }
+
+  private typeCall(call: FunctionCall): TypedValue | Diagnostic {
+    const definition = this.functionDefinition(call.name, call.span.start);
+    if ('severity' in definition) return definition;
+    if (call.args.length < definition.params.length) {
+      return this.error('invalid-argument-count', 'invalid number of arguments', call.span.end - 1);
+    }
+    const args = call.args.map((arg) => this.typeArgument(arg) as TypedArgument);
+    const types = args.map(argumentType);
+    const returns = typeof definition.returns === 'function' ? definition.returns(types) : definition.returns;
+    const perElement = isMapped(args[0]);
+    return {
+      kind: 'call',
+      name: call.name,
+      definition,
+      args,
+      perElement,
+      type: perElement ? arrayOf(returns) : returns,
+      mapped: false,
+      span: call.span,
+    };
+  }
+
+  private typeIndex(value: IndexAccess): TypedValue | Diagnostic {
+    const target = this.typeValue(value.target);
+    if ('severity' in target) return target;
+    const { index } = value;
+    const container = target.type;
+    const element = elementType(container);
+    const isArray = typeof container !== 'string' && 'array' in container;
+    const fits =
+      element !== undefined && (index.kind === 'map-each' || (index.kind === 'array-index') === isArray);
+    if (!fits) {
+      return this.error(
+        'invalid-index',
+        `cannot access index ${indexName(index)} for type ${typeDebugName(container)}`,
+        value.target.span.end,
+        value.span.end,
+      );
+    }
+    return {
+      kind: 'index',
+      target,
+      index,
+      type: element as Type,
+      mapped: target.mapped || index.kind === 'map-each',
+      span: value.span,
+    };
+  }
+
+  private functionDefinition(name: string, start: number): FunctionDefinition | Diagnostic {
+    return this.options.scheme.functions.get(name) ?? this.unknownIdentifier(name, start);
+  }
+
+  private unknownIdentifier(name: string, start: number): Diagnostic {
+    const diagnostic = this.error('unknown-identifier', 'unknown identifier', start, start + name.length);
+    const suggestion = closestName(name, [
+      ...this.options.scheme.fields.keys(),
+      ...this.options.scheme.functions.keys(),
+    ]);
+    if (suggestion) diagnostic.hint = `did you mean ${suggestion}?`;
+    return diagnostic;
+  }
+
+  // ---- function arguments ----
+
+  private typeArgument(arg: Argument): TypedArgument | Diagnostic {
+    switch (arg.kind) {
+      case 'field':
+      case 'call':
+      case 'index':
+        return this.typeValue(arg);
+      case 'string':
+        return { kind: 'literal', value: arg.value, type: 'Bytes', span: arg.span };
+      case 'bare':
+        return this.typeBareArgument(arg);
+      default:
+        return this.typeExpression(arg);
+    }
+  }
+
+  /** A literal argument: an IP address if it reads as one, else an integer, else hex bytes. */
+  private typeBareArgument(arg: Extract<Argument, { kind: 'bare' }>): TypedLiteralArgument | Diagnostic {
+    const { span } = arg;
+    const cached = this.values.get(arg);
+    if (cached) return cached as TypedLiteralArgument;
+    const { source, inputEnd } = this;
+    let typed: TypedLiteralArgument | undefined;
+    let end = span.end;
+    const ip = scanIpAddress(source, span.start, inputEnd);
+    if (ip.ok) {
+      typed = { kind: 'literal', value: { ip: formatIp(ip.value) }, address: ip.value, type: 'Ip', span };
+      end = ip.end;
+    } else {
+      const int = scanInt(source, span.start, inputEnd);
+      if (int.ok) {
+        typed = { kind: 'literal', value: int.value, type: 'Int', span };
+        end = int.end;
+      } else {
+        const bytes = scanBytes(source, span.start, inputEnd);
+        if (!bytes.ok) return this.problem(bytes.problem);
+        typed = { kind: 'literal', value: bytes.value, type: 'Bytes', span };
+        end = bytes.end;
+      }
+    }
+    // Read by type, the literal ends elsewhere than the neutral lexer thought: have the text lexed again.
+    if (end !== span.end) throw new HookStop({ kind: 'literal-end', start: span.start, end });
+    this.values.set(arg, typed);
+    return typed;
+  }
+
+  private checkArgument(
+    definition: FunctionDefinition,
+    parameter: Parameter,
+    index: number,
+    typed: TypedArgument,
+    args: readonly Argument[],
+  ): HookVerdict {
+    const span = (args[index] as Argument).span;
+    const at = (code: string, message: string) => this.error(code, message, span.start, span.end);
+    if (isMapped(typed) && index > 0)
+      return at('invalid-map-each', 'invalid use of map each access operator');
+    const isLiteral = typed.kind === 'literal';
+    if (parameter.kind === 'field' && isLiteral)
+      return at(
+        'invalid-argument-kind',
+        `invalid kind of argument #${index}: expected argument of kind Field, but got Literal`,
+      );
+    if (parameter.kind === 'literal' && !isLiteral)
+      return at(
+        'invalid-argument-kind',
+        `invalid kind of argument #${index}: expected argument of kind Literal, but got Field`,
+      );
+    const first = index > 0 ? this.typeArgument(args[0] as Argument) : undefined;
+    const firstType = first && !('severity' in first) ? argumentType(first) : undefined;
+    const type = argumentType(typed);
+    if (!parameter.types.some((accepted) => accepts(accepted, type, firstType))) {
+      const expected = describeTypes(parameter.types, firstType);
+      return at(
+        'invalid-argument-type',
+        `invalid type of argument #${index}: expected value of type ${expected}, but got ${typeName(type)}`,
+      );
+    }
+    if (typed.kind === 'literal' && parameter.checkValue) {
+      const problem = parameter.checkValue(typed.value as LiteralValue);
+      if (problem)
+        return at('invalid-argument-value', `invalid value of argument #${index}: invalid argument: ${JSON.stringify(problem)}`);
+    }
+    if (parameter.fields && !(typed.kind === 'field' && parameter.fields.includes(typed.name))) {
+      const problem = `${definition.name} only accepts ${parameter.fields.join(' or ')}`;
+      return at('invalid-argument-value', `invalid value of argument #${index}: invalid argument: ${JSON.stringify(problem)}`);
+    }
+    return undefined;
+  }
+
+  // ---- right-hand sides ----
+
+  private scanValue(type: 'Bytes' | 'Int' | 'Ip', start: number): ScanResult<unknown> {
+    if (type === 'Int') return scanInt(this.source, start, this.inputEnd);
+    if (type === 'Ip') return scanIpAddress(this.source, start, this.inputEnd);
+    return scanBytes(this.source, start, this.inputEnd);
+  }
+
+  private scanSetItem(type: 'Bytes' | 'Int' | 'Ip', start: number): ScanResult<unknown> {
+    if (type === 'Int') return scanIntSetItem(this.source, start, this.inputEnd);
+    if (type === 'Ip') return scanIpSetItem(this.source, start, this.inputEnd);
+    return scanBytes(this.source, start, this.inputEnd);
+  }
+
+  /** Reads `{ … }` by type; a list name (`$…`) or anything else is left to the parser. */
+  private readSet(type: 'Bytes' | 'Int' | 'Ip', start: number): HookVerdict {
+    const { source, inputEnd } = this;
+    if (source.charCodeAt(start) !== 0x7b /* { */) {
+      this.pending = { kind: 'other' };
+      return undefined;
+    }
+    const items: { value: unknown; start: number; end: number }[] = [];
+    let i = start + 1;
+    for (;;) {
+      while (i < inputEnd && isSpace(source.charCodeAt(i))) i++;
+      if (source.charCodeAt(i) === 0x7d /* } */ && i < inputEnd) break;
+      const item = this.scanSetItem(type, i);
+      if (!item.ok) return this.problem(item.problem);
+      items.push({ value: item.value, start: i, end: item.end });
+      i = item.end;
+    }
+    this.pending = { kind: 'set', type, items };
+    return undefined;
+  }
+
+  /** Matches the parser's right-hand side with what was read by type; checks patterns and lists. */
+  private typeRhs(
+    comparison: ComparisonExpression,
+    lhs: TypedValue,
+    pending: PendingRhs | undefined,
+  ): { rhs: TypedRhs } | HookVerdict {
+    const read = this.readRhs(comparison, lhs, pending);
+    return read && 'span' in read && !('severity' in read) ? { rhs: read } : (read as HookVerdict);
+  }
+
+  private readRhs(
+    comparison: ComparisonExpression,
+    lhs: TypedValue,
+    pending: PendingRhs | undefined,
+  ): TypedRhs | HookVerdict {
+    const { rhs } = comparison;
+    switch (rhs.kind) {
+      case 'regex': {
+        const problem = checkRegex(rhs.pattern);
+        if (!problem) return { kind: 'regex', pattern: rhs.pattern, raw: rhs.raw, span: rhs.span };
+        // The reference points at the pattern inside the quotes; for a raw string, at what follows it.
+        return rhs.raw
+          ? this.error('invalid-regex', problem.message, rhs.span.end)
+          : this.error('invalid-regex', problem.message, rhs.span.start + 1, rhs.span.end - 1);
+      }
+      case 'list':
+        return this.typeList(comparison, lhs);
+      case 'set': {
+        if (pending?.kind !== 'set') return undefined;
+        for (let i = 0; i < rhs.items.length; i++) {
+          const item = rhs.items[i] as (typeof rhs.items)[number];
+          const read = pending.items[i];
+          if (item.kind === 'bare' && read && read.end !== item.span.end)
+            return { kind: 'literal-end', start: item.span.start, end: read.end };
+        }
+        const spanOf = (i: number) => (rhs.items[i] as (typeof rhs.items)[number]).span;
+        if (pending.type === 'Bytes')
+          return { kind: 'bytes-set', items: pending.items.map((it, i) => ({ value: it.value as string, span: spanOf(i) })), span: rhs.span };
+        if (pending.type === 'Int')
+          return {
+            kind: 'int-set',
+            items: pending.items.map((it, i) => {
+              const [from, to] = it.value as [bigint, bigint];
+              return { from, to, span: spanOf(i) };
+            }),
+            span: rhs.span,
+          };
+        return {
+          kind: 'ip-set',
+          items: pending.items.map((it, i) => ({ ...(it.value as { from: never; to: never }), span: spanOf(i) })),
+          span: rhs.span,
+        };
+      }
+      default: {
+        // A string after wildcard, or a single value after eq, ne, lt, contains…
+        if (comparison.op === 'wildcard' || comparison.op === 'strict wildcard') {
+          const pattern = rhs.kind === 'string' ? rhs.value : '';
+          const parsed = parseWildcard(pattern);
+          if (!parsed.ok) return this.error('invalid-wildcard', parsed.message, rhs.span.start);
+          return { kind: 'wildcard', pattern, strict: comparison.op === 'strict wildcard', span: rhs.span };
+        }
+        if (pending?.kind !== 'value') return undefined;
+        if (rhs.kind === 'bare' && pending.end !== rhs.span.end)
+          return { kind: 'literal-end', start: rhs.span.start, end: pending.end };
+        if (pending.type === 'Bytes') return { kind: 'bytes', value: pending.value as string, span: rhs.span };
+        if (pending.type === 'Int') return { kind: 'int', value: pending.value as bigint, span: rhs.span };
+        return { kind: 'ip', value: pending.value as IpAddress, span: rhs.span };
+      }
+    }
+  }
+
+  private typeList(comparison: ComparisonExpression, lhs: TypedValue): TypedRhs | Diagnostic {
+    const rhs = comparison.rhs as Extract<ComparisonExpression['rhs'], { kind: 'list' }>;
+    const { scheme } = this.options;
+    const declared = this.options.lists?.get(rhs.name) ?? scheme.lists.get(rhs.name);
+    const opStart = comparison.lhs.span.end;
+    if (declared) {
+      if (!sameType(listItemType[declared.kind], lhs.type)) {
+        return this.error(
+          'list-kind',
+          `$${rhs.name} is ${declared.kind === 'ip' ? 'an IP' : declared.kind === 'asn' ? 'an ASN' : 'a hostname'} list; it cannot be compared with a value of type ${typeName(lhs.type)}`,
+          rhs.span.start,
+          rhs.span.end,
+        );
+      }
+      return { kind: 'list', name: rhs.name, list: declared, span: rhs.span };
+    }
+    if (!scheme.openLists || this.options.lists) {
+      return this.error('unknown-list', `unknown list $${rhs.name}`, rhs.span.start, rhs.span.end);
+    }
+    // An undeclared account list: its kind follows from what it is compared with.
+    const kind = lhs.type === 'Ip' ? 'ip' : lhs.type === 'Int' ? 'asn' : lhs.type === 'Bytes' ? 'hostname' : undefined;
+    if (!kind) {
+      return this.error(
+        'unsupported-operation',
+        `cannot perform this operation on type ${typeDebugName(lhs.type)}`,
+        opStart,
+        rhs.span.start,
+      );
+    }
+    return { kind: 'list', name: rhs.name, list: { name: rhs.name, kind }, span: rhs.span };
+  }
+
+  // ---- diagnostics ----
+
+  /** An error from `start` to `end`, or to the end of the input when `end` is absent. */
+  private error(code: string, message: string, start: number, end?: number): Diagnostic {
+    return { severity: 'error', code, message, span: this.span(start, end ?? this.inputEnd) };
+  }
+
+  private problem(problem: { message: string; start: number; end?: number }): Diagnostic {
+    return this.error(codeForLiteralProblem(problem.message), problem.message, problem.start, problem.end);
+  }
+
+  private span(start: number, end: number): Span {
+    return this.positions.span(start, end);
+  }
+
+  /** Past white space, a logical operator and white space again, from `offset`. */
+  private afterNextOperator(offset: number): number {
+    const { source, inputEnd } = this;
+    let i = offset;
+    const skipSpaces = () => {
+      while (i < inputEnd && isSpace(source.charCodeAt(i))) i++;
+    };
+    skipSpaces();
+    const operator = /^(and|or|xor|&&|\|\||\^\^)/.exec(source.slice(i, i + 3));
+    if (operator) {
+      i += (operator[0] as string).length;
+      skipSpaces();
+    }
+    return i;
+  }
+}
+
+function parameterAt(definition: FunctionDefinition, index: number): Parameter | undefined {
+  const optional = definition.optional ?? [];
+  if (index < definition.params.length) return definition.params[index];
+  if (index < definition.params.length + optional.length) return optional[index - definition.params.length];
+  return definition.variadic;
+}
+
+function isMapped(arg: TypedArgument | undefined): boolean {
+  return arg !== undefined && 'mapped' in arg && arg.mapped;
+}
+
+function argumentType(arg: TypedArgument): Type {
+  return arg.type;
+}
+
+function accepts(accepted: ParameterType, type: Type, firstType: Type | undefined): boolean {
+  if (accepted === 'Array<_>') return typeof type !== 'string' && 'array' in type;
+  if (accepted === 'Map<_>') return typeof type !== 'string' && 'map' in type;
+  if (accepted === 'same-as-first') return firstType !== undefined && sameType(type, firstType);
+  if (accepted === 'element-of-first') {
+    const element = firstType && elementType(firstType);
+    if (!element) return false;
+    // A map of arrays (headers) holds values of the arrays' element type too.
+    return sameType(type, element) || (elementType(element) !== undefined && sameType(type, elementType(element) as Type));
+  }
+  return sameType(accepted, type);
+}
+
+/** `Bytes`, `Bytes or Array<_>`, `{Int, Bool, Ip}`, as the reference engine lists expected types. */
+function describeTypes(types: readonly ParameterType[], firstType: Type | undefined): string {
+  const names = types.map((t) => {
+    if (t === 'same-as-first') return firstType ? typeName(firstType) : '_';
+    if (t === 'element-of-first') {
+      const element = firstType && elementType(firstType);
+      return element ? typeName(element) : '_';
+    }
+    return typeof t === 'string' ? t : typeName(t);
+  });
+  if (names.length === 1) return names[0] as string;
+  if (names.length === 2) return `${names[0]} or ${names[1]}`;
+  return `{${names.join(', ')}}`;
+}
+
+function indexName(index: IndexSelector): string {
+  if (index.kind === 'map-each') return 'MapEach';
+  if (index.kind === 'array-index') return `ArrayIndex(${index.index})`;
+  return `MapKey(${JSON.stringify(new TextDecoder().decode(Uint8Array.from(index.key, (c) => c.charCodeAt(0))))})`;
+}
+
+function codeForLiteralProblem(message: string): string {
+  if (message === 'unrecognised input') return 'unrecognised-input';
+  if (message === 'expected digit' || message.includes('radix 10') || message.includes('radix 8') || message.startsWith('number too'))
+    return 'invalid-integer';
+  if (message.includes('IP address') || message.includes('network') || message.startsWith('host part'))
+    return 'invalid-ip';
+  if (message === 'incompatible range bounds') return 'invalid-range';
+  if (message.includes('characters, but found') || message.includes('byte separator') || message.includes('radix 16'))
+    return 'invalid-bytes';
+  return 'invalid-string';
+}
+
+/** The known name closest to a misspelt one, when it is close enough to be a likely typo. */
+function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(name.length / 4)) + 1;
+  for (const candidate of candidates) {
+    if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
+    const distance = editDistance(name.toLowerCase(), candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(substitution, (previous[j] as number) + 1, (current[j - 1] as number) + 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}

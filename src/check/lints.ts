@@ -1,0 +1,178 @@
+import type { Span } from '../lang/ast.js';
+import type { Diagnostic } from '../lang/diagnostics.js';
+import { formatIp } from './ip.js';
+import type { TypedComparison, TypedExpression, TypedRhs, TypedValue } from './typed-ast.js';
+import { walkTyped } from './walk.js';
+
+/**
+ * Lints: warnings about expressions that are valid but almost certainly not what the author meant. Each
+ * has a stable code and can be turned off (docs/language.md, "Lints").
+ */
+export const LINTS = {
+  'deprecated-field': 'a deprecated field, with its replacement',
+  'uppercase-header-key': 'an upper-case header name as a map key: keys are lower-case, so it never matches',
+  'contains-wildcard': '`contains` with `*`, which is not a wildcard there',
+  'impossible-comparison': "a comparison that is never true given the field's documented values",
+  'duplicate-set-item': 'the same item twice in a set',
+  'case-mismatch': 'a comparison with upper-case letters against a value Cloudflare lower-cases (or vice versa)',
+} as const;
+
+export type LintCode = keyof typeof LINTS;
+
+/** Header maps whose keys Cloudflare lower-cases. */
+const LOWER_CASE_KEY_MAPS = new Set(['http.request.headers', 'http.response.headers']);
+
+const hasUpper = (text: string) => /[A-Z]/.test(text);
+const hasLower = (text: string) => /[a-z]/.test(text);
+/** Binary string (UTF-8 bytes) → text, for messages. */
+const display = (bytes: string) =>
+  JSON.stringify(new TextDecoder().decode(Uint8Array.from(bytes, (c) => c.charCodeAt(0))));
+
+export function lint(ast: TypedExpression, enabled: (code: LintCode) => boolean): Diagnostic[] {
+  const warnings: Diagnostic[] = [];
+  const warn = (code: LintCode, message: string, span: Span, hint?: string) => {
+    if (!enabled(code)) return;
+    const diagnostic: Diagnostic = { severity: 'warning', code, message, span };
+    if (hint) diagnostic.hint = hint;
+    warnings.push(diagnostic);
+  };
+
+  walkTyped(ast, (node) => {
+    if (node.kind === 'field') {
+      const replacement = node.definition.deprecated?.replacement;
+      if (replacement)
+        warn('deprecated-field', `${node.name} is deprecated; use ${replacement}`, node.span, `replace it with ${replacement}`);
+    } else if (node.kind === 'index' && node.index.kind === 'map-key') {
+      const target = node.target;
+      if (target.kind === 'field' && LOWER_CASE_KEY_MAPS.has(target.name) && hasUpper(node.index.key))
+        warn(
+          'uppercase-header-key',
+          `header names are lower-case in ${target.name}, so ${display(node.index.key)} never matches`,
+          { ...node.span, start: target.span.end },
+          `write ${display(node.index.key.toLowerCase())}`,
+        );
+    } else if (node.kind === 'call' && node.name === 'has_key') {
+      const [map, key] = node.args;
+      if (map?.kind === 'field' && LOWER_CASE_KEY_MAPS.has(map.name) && key?.kind === 'literal') {
+        const name = key.value as string;
+        if (typeof name === 'string' && hasUpper(name))
+          warn(
+            'uppercase-header-key',
+            `header names are lower-case in ${map.name}, so ${display(name)} is never a key`,
+            key.span,
+            `write ${display(name.toLowerCase())}`,
+          );
+      }
+    } else if (node.kind === 'comparison') {
+      lintComparison(node, warn);
+    }
+  });
+  return warnings;
+}
+
+type Warn = (code: LintCode, message: string, span: Span, hint?: string) => void;
+
+function lintComparison(node: TypedComparison, warn: Warn): void {
+  const { lhs, rhs } = node;
+  if (node.op === 'contains' && rhs.kind === 'bytes' && rhs.value.includes('*'))
+    warn(
+      'contains-wildcard',
+      '`contains` does not treat * as a wildcard: this looks for a literal *',
+      rhs.span,
+      'to match a pattern use `wildcard` (or `strict wildcard`), which matches the whole value',
+    );
+  lintDuplicates(rhs, warn);
+  lintDomain(node, lhs, warn);
+}
+
+function lintDuplicates(rhs: TypedRhs, warn: Warn): void {
+  const seen = new Set<string>();
+  const items: { key: string; text: string; span: Span }[] =
+    rhs.kind === 'bytes-set'
+      ? rhs.items.map((item) => ({ key: item.value, text: display(item.value), span: item.span }))
+      : rhs.kind === 'int-set'
+        ? rhs.items.map((item) => ({ key: `${item.from}..${item.to}`, text: `${item.from === item.to ? item.from : `${item.from}..${item.to}`}`, span: item.span }))
+        : rhs.kind === 'ip-set'
+          ? rhs.items.map((item) => ({
+              key: `${formatIp(item.from)}..${formatIp(item.to)}`,
+              text: item.from.value === item.to.value ? formatIp(item.from) : `${formatIp(item.from)}..${formatIp(item.to)}`,
+              span: item.span,
+            }))
+          : [];
+  for (const item of items) {
+    if (seen.has(item.key)) warn('duplicate-set-item', `${item.text} appears more than once in this set`, item.span);
+    seen.add(item.key);
+  }
+}
+
+/** The string values a comparison tests for equality (eq and in), if that is what it does. */
+function equalityValues(node: TypedComparison): { value: string; span: Span }[] {
+  if (node.op === 'eq' && node.rhs.kind === 'bytes') return [{ value: node.rhs.value, span: node.rhs.span }];
+  if (node.op === 'in' && node.rhs.kind === 'bytes-set') return node.rhs.items;
+  return [];
+}
+
+function lintDomain(node: TypedComparison, lhs: TypedValue, warn: Warn): void {
+  if (lhs.kind === 'call' && (lhs.name === 'lower' || lhs.name === 'upper')) {
+    const lower = lhs.name === 'lower';
+    for (const { value, span } of equalityValues(node)) {
+      if (lower ? hasUpper(value) : hasLower(value))
+        warn(
+          'case-mismatch',
+          `${lhs.name}() returns ${lower ? 'lower' : 'upper'}-case text, so ${display(value)} never matches`,
+          span,
+          `write ${display(lower ? value.toLowerCase() : value.toUpperCase())}`,
+        );
+    }
+    return;
+  }
+  if (lhs.kind !== 'field') return;
+  const domain = lhs.definition.domain;
+  if (!domain) return;
+  const name = lhs.name;
+  if (domain.case) {
+    const upper = domain.case === 'upper';
+    for (const { value, span } of equalityValues(node)) {
+      if (upper ? !hasLower(value) : !hasUpper(value)) continue;
+      const fixed = upper ? value.toUpperCase() : value.toLowerCase();
+      // Upper-case fields (methods, country codes) are written so by definition; lower-cased ones are
+      // normalised by Cloudflare, which users easily forget.
+      warn(
+        upper ? 'impossible-comparison' : 'case-mismatch',
+        `${name} is always ${domain.case} case, so ${display(value)} never matches`,
+        span,
+        `write ${display(fixed)}`,
+      );
+    }
+  }
+  if (domain.values) {
+    for (const { value, span } of equalityValues(node)) {
+      if (!domain.values.includes(value))
+        warn(
+          'impossible-comparison',
+          `${name} is one of ${domain.values.join(', ')}, so ${display(value)} never matches`,
+          span,
+        );
+    }
+  }
+  if (domain.min !== undefined && domain.max !== undefined) {
+    const min = BigInt(domain.min);
+    const max = BigInt(domain.max);
+    const range = domain.min === domain.max ? `always ${domain.min}` : `between ${domain.min} and ${domain.max}`;
+    const never = (span: Span) =>
+      warn('impossible-comparison', `${name} is ${range}, so this comparison is never true`, span);
+    const { rhs } = node;
+    if (rhs.kind === 'int') {
+      const v = rhs.value;
+      const impossible =
+        (node.op === 'eq' && (v < min || v > max)) ||
+        (node.op === 'lt' && v <= min) ||
+        (node.op === 'le' && v < min) ||
+        (node.op === 'gt' && v >= max) ||
+        (node.op === 'ge' && v > max);
+      if (impossible) never(node.span);
+    } else if (rhs.kind === 'int-set' && rhs.items.length > 0) {
+      if (rhs.items.every((item) => item.to < min || item.from > max)) never(node.span);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import type { Diagnostic } from '../lang/diagnostics.js';
+import { parse } from '../lang/parse.js';
+import { spanOf } from '../lang/position.js';
+import type { Phase, Plan } from '../scheme/profile.js';
+import { cloudflareScheme, type ListDefinition, type ListKind, type Scheme } from '../scheme/scheme.js';
+import { TypeChecker } from './checker.js';
+import { type LintCode, lint } from './lints.js';
+import { checkProfile } from './profile-rules.js';
+import type { TypedExpression } from './typed-ast.js';
+
+export type { ListKind } from '../scheme/scheme.js';
+
+/** What kind of expression is being checked: a rule's filter (Bool) or a rewrite value (Transform Rules). */
+export type ExpressionKind = 'filter' | 'rewrite';
+
+/** Cloudflare's limit on the length of a rule expression (the dashboard stops at 4,000). */
+export const MAX_EXPRESSION_LENGTH = 4096;
+
+export interface ValidateOptions {
+  /** The zone's plan; without it, plan rules are not applied. */
+  plan?: Plan;
+  /** The phase (or `firewall_rules` for the legacy product); without it, phase rules are not applied. */
+  phase?: Phase;
+  /** The fields, functions and lists to check against; Cloudflare's by default. */
+  scheme?: Scheme;
+  /** Custom lists the expression may use with `in $name`, by name (without `$`). */
+  lists?: Record<string, ListKind>;
+  /** `filter` (default) or `rewrite`. */
+  expression?: ExpressionKind;
+  /** Maximum length in characters (default 4,096; Cloudflare's dashboard stops at 4,000). */
+  maxLength?: number;
+  /** Lint codes to turn off (`false`), or `false` to turn all lints off. */
+  lints?: false | Record<string, boolean>;
+}
+
+export interface ValidateResult {
+  /** No error-severity diagnostic (warnings do not make an expression invalid). */
+  ok: boolean;
+  /** Errors first (at most one, the first in the text, like Cloudflare), then warnings in text order. */
+  diagnostics: Diagnostic[];
+  /** The typed tree, when the expression is valid. */
+  ast?: TypedExpression;
+}
+
+/** Checks an expression as Cloudflare would before accepting it, plus lints. Never throws. */
+export function validate(source: string, options: ValidateOptions = {}): ValidateResult {
+  const invalid = (diagnostic: Diagnostic): ValidateResult => ({ ok: false, diagnostics: [diagnostic] });
+  const maxLength = options.maxLength ?? MAX_EXPRESSION_LENGTH;
+  const length = [...source].length;
+  if (length > maxLength) {
+    // Report from the first character past the limit, in UTF-16 offsets.
+    let offset = 0;
+    for (let count = 0; count < maxLength; count++) offset += (source.codePointAt(offset) as number) > 0xffff ? 2 : 1;
+    return invalid({
+      severity: 'error',
+      code: 'expression-too-long',
+      message: `expression is too long: ${length} characters, the limit is ${maxLength}`,
+      span: spanOf(source, offset, source.length),
+      hint: 'split the rule, or use a list ($name) or a set instead of many alternatives',
+    });
+  }
+
+  const scheme = options.scheme ?? cloudflareScheme;
+  const expression = options.expression ?? 'filter';
+  const checker = new TypeChecker(source, { scheme, lists: declaredLists(options.lists), expression });
+  const parsed = parse(source, { hooks: checker });
+  if (!parsed.ast) return invalid(parsed.diagnostics[0] as Diagnostic);
+  const typed = checker.finish(parsed.ast);
+  if ('severity' in typed) return invalid(typed);
+
+  const diagnostics: Diagnostic[] = [];
+  if (scheme.cloudflare) {
+    const error = checkProfile(typed, { plan: options.plan, phase: options.phase, expression });
+    if (error) diagnostics.push(error);
+  }
+  const lints = options.lints;
+  if (lints !== false) diagnostics.push(...lint(typed, (code) => lints?.[code] !== false));
+  const ok = diagnostics.every((d) => d.severity !== 'error');
+  return ok ? { ok, diagnostics, ast: typed } : { ok, diagnostics };
+}
+
+function declaredLists(lists: Record<string, ListKind> | undefined): Map<string, ListDefinition> | undefined {
+  if (!lists) return undefined;
+  return new Map(Object.entries(lists).map(([name, kind]) => [name.replace(/^\$/, ''), { name, kind }]));
+}
