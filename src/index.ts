@@ -1,6 +1,46 @@
-// The library's public API. Later layers (check, eval, engine) add to it.
+// The library's public API. Later layers (eval, engine) add to it.
+
+export type { IpAddress, IpRange } from './check/ip.js';
+export { LINTS, type LintCode } from './check/lints.js';
+export type * from './check/typed-ast.js';
+export {
+  type ExpressionKind,
+  type ListKind,
+  MAX_EXPRESSION_LENGTH,
+  type ValidateOptions,
+  type ValidateResult,
+  validate,
+} from './check/validate.js';
 export type * from './lang/ast.js';
 export { type Diagnostic, formatDiagnostic, type Severity } from './lang/diagnostics.js';
 export type { FormatOptions } from './lang/format.js';
+export type { HookVerdict, LiteralEndCorrection, ParseHooks } from './lang/hooks.js';
 export { type ParseOptions, type ParseResult, parse } from './lang/parse.js';
 export { ExpressionSyntaxError, format } from './lang/source.js';
+export {
+  type ArgumentKind,
+  cloudflareFunctions,
+  type FunctionDefinition,
+  type LiteralValue,
+  type Parameter,
+  type ParameterType,
+} from './scheme/functions.js';
+export {
+  type Availability,
+  PHASES,
+  type Phase,
+  PLANS,
+  type Plan,
+  parsePhase,
+  parsePlan,
+} from './scheme/profile.js';
+export {
+  cloudflareScheme,
+  defineScheme,
+  type FieldDefinition,
+  type ListDefinition,
+  type Scheme,
+  type SchemeDefinition,
+  SchemeError,
+} from './scheme/scheme.js';
+export { type PrimitiveType, parseType, type Type, typeName } from './scheme/types.js';

@@ -93,13 +93,19 @@ export class TypeChecker implements ParseHooks {
     return 'severity' in typed ? typed : undefined;
   }
 
+  call(name: string, nameSpan: Span): HookVerdict {
+    const definition = this.functionDefinition(name, nameSpan.start);
+    return 'severity' in definition ? definition : undefined;
+  }
+
   argument(name: string, nameSpan: Span, args: readonly Argument[]): HookVerdict {
     const definition = this.functionDefinition(name, nameSpan.start);
     if ('severity' in definition) return definition;
     const index = args.length - 1;
     const arg = args[index] as Argument;
     const parameter = parameterAt(definition, index);
-    if (!parameter) return this.error('invalid-argument-count', 'invalid number of arguments', arg.span.start);
+    if (!parameter)
+      return this.error('invalid-argument-count', 'invalid number of arguments', arg.span.start);
     const typed = this.typeArgument(arg);
     if ('severity' in typed) return typed;
     return this.checkArgument(definition, parameter, index, typed, args);
@@ -140,11 +146,20 @@ export class TypeChecker implements ParseHooks {
     this.pending = undefined;
     const lhs = this.values.get(comparison.lhs) as TypedValue;
     const read = this.typeRhs(comparison, lhs, pending);
-    if (!read || !('rhs' in read)) return read ?? this.error('internal', 'right-hand side not read', comparison.span.start);
+    if (!read || !('rhs' in read))
+      return read ?? this.error('internal', 'right-hand side not read', comparison.span.start);
     const { rhs } = read;
     const type: ExpressionType = lhs.mapped ? { array: 'Bool' } : 'Bool';
     const opSpan = this.pendingOpSpan ?? comparison.span;
-    const typed: TypedComparison = { kind: 'comparison', lhs, op: comparison.op, opSpan, rhs, type, span: comparison.span };
+    const typed: TypedComparison = {
+      kind: 'comparison',
+      lhs,
+      op: comparison.op,
+      opSpan,
+      rhs,
+      type,
+      span: comparison.span,
+    };
     this.comparisons.set(comparison, typed);
     return undefined;
   }
@@ -161,9 +176,12 @@ export class TypeChecker implements ParseHooks {
         value.span.end,
       );
     }
+    const rewriteOnly = typed.kind === 'call' && typed.definition.rewriteOnly;
     return {
       ...this.error('expected-operator', 'expected ComparisonOp', value.span.end),
-      hint: 'expected a comparison operator such as eq, ne, contains, matches, wildcard or in',
+      hint: rewriteOnly
+        ? `${typed.name} computes a value for a rewrite expression (Transform Rules); a filter needs a condition`
+        : 'expected a comparison operator such as eq, ne, contains, matches, wildcard or in',
     };
   }
 
@@ -230,7 +248,13 @@ export class TypeChecker implements ParseHooks {
             expression.operand.span.end,
           );
         }
-        return { kind: 'quantifier', quantifier: expression.quantifier, operand, type: 'Bool', span: expression.span };
+        return {
+          kind: 'quantifier',
+          quantifier: expression.quantifier,
+          operand,
+          type: 'Bool',
+          span: expression.span,
+        };
       }
       case 'logical': {
         const operands: TypedExpression[] = [];
@@ -251,7 +275,13 @@ export class TypeChecker implements ParseHooks {
             );
           }
         }
-        return { kind: 'logical', op: expression.op, operands, type: first.type as 'Bool', span: expression.span };
+        return {
+          kind: 'logical',
+          op: expression.op,
+          operands,
+          type: first.type as 'Bool',
+          span: expression.span,
+        };
       }
     }
   }
@@ -262,14 +292,26 @@ export class TypeChecker implements ParseHooks {
     const cached = this.values.get(value);
     if (cached) return cached as TypedValue;
     const typed =
-      value.kind === 'field' ? this.typeField(value) : value.kind === 'call' ? this.typeCall(value) : this.typeIndex(value);
+      value.kind === 'field'
+        ? this.typeField(value)
+        : value.kind === 'call'
+          ? this.typeCall(value)
+          : this.typeIndex(value);
     if (!('severity' in typed)) this.values.set(value, typed);
     return typed;
   }
 
   private typeField(value: Extract<ValueExpression, { kind: 'field' }>): TypedValue | Diagnostic {
     const definition = this.options.scheme.fields.get(value.name);
-    if (definition) return { kind: 'field', name: value.name, definition, type: definition.type, mapped: false, span: value.span };
+    if (definition)
+      return {
+        kind: 'field',
+        name: value.name,
+        definition,
+        type: definition.type,
+        mapped: false,
+        span: value.span,
+      };
     if (this.options.scheme.functions.has(value.name)) {
       let next = value.span.end;
       while (next < this.inputEnd && isSpace(this.source.charCodeAt(next))) next++;
@@ -328,7 +370,14 @@ export class TypeChecker implements ParseHooks {
   }
 
   private functionDefinition(name: string, start: number): FunctionDefinition | Diagnostic {
-    return this.options.scheme.functions.get(name) ?? this.unknownIdentifier(name, start);
+    const definition = this.options.scheme.functions.get(name);
+    if (definition) return definition;
+    if (this.options.scheme.fields.has(name))
+      return {
+        ...this.error('unknown-identifier', 'unknown identifier', start, start + name.length),
+        hint: `${name} is a field, not a function`,
+      };
+    return this.unknownIdentifier(name, start);
   }
 
   private unknownIdentifier(name: string, start: number): Diagnostic {
@@ -423,11 +472,17 @@ export class TypeChecker implements ParseHooks {
     if (typed.kind === 'literal' && parameter.checkValue) {
       const problem = parameter.checkValue(typed.value as LiteralValue);
       if (problem)
-        return at('invalid-argument-value', `invalid value of argument #${index}: invalid argument: ${JSON.stringify(problem)}`);
+        return at(
+          'invalid-argument-value',
+          `invalid value of argument #${index}: invalid argument: ${JSON.stringify(problem)}`,
+        );
     }
     if (parameter.fields && !(typed.kind === 'field' && parameter.fields.includes(typed.name))) {
       const problem = `${definition.name} only accepts ${parameter.fields.join(' or ')}`;
-      return at('invalid-argument-value', `invalid value of argument #${index}: invalid argument: ${JSON.stringify(problem)}`);
+      return at(
+        'invalid-argument-value',
+        `invalid value of argument #${index}: invalid argument: ${JSON.stringify(problem)}`,
+      );
     }
     return undefined;
   }
@@ -504,7 +559,11 @@ export class TypeChecker implements ParseHooks {
         }
         const spanOf = (i: number) => (rhs.items[i] as (typeof rhs.items)[number]).span;
         if (pending.type === 'Bytes')
-          return { kind: 'bytes-set', items: pending.items.map((it, i) => ({ value: it.value as string, span: spanOf(i) })), span: rhs.span };
+          return {
+            kind: 'bytes-set',
+            items: pending.items.map((it, i) => ({ value: it.value as string, span: spanOf(i) })),
+            span: rhs.span,
+          };
         if (pending.type === 'Int')
           return {
             kind: 'int-set',
@@ -516,7 +575,10 @@ export class TypeChecker implements ParseHooks {
           };
         return {
           kind: 'ip-set',
-          items: pending.items.map((it, i) => ({ ...(it.value as { from: never; to: never }), span: spanOf(i) })),
+          items: pending.items.map((it, i) => ({
+            ...(it.value as { from: never; to: never }),
+            span: spanOf(i),
+          })),
           span: rhs.span,
         };
       }
@@ -531,7 +593,8 @@ export class TypeChecker implements ParseHooks {
         if (pending?.kind !== 'value') return undefined;
         if (rhs.kind === 'bare' && pending.end !== rhs.span.end)
           return { kind: 'literal-end', start: rhs.span.start, end: pending.end };
-        if (pending.type === 'Bytes') return { kind: 'bytes', value: pending.value as string, span: rhs.span };
+        if (pending.type === 'Bytes')
+          return { kind: 'bytes', value: pending.value as string, span: rhs.span };
         if (pending.type === 'Int') return { kind: 'int', value: pending.value as bigint, span: rhs.span };
         return { kind: 'ip', value: pending.value as IpAddress, span: rhs.span };
       }
@@ -558,7 +621,8 @@ export class TypeChecker implements ParseHooks {
       return this.error('unknown-list', `unknown list $${rhs.name}`, rhs.span.start, rhs.span.end);
     }
     // An undeclared account list: its kind follows from what it is compared with.
-    const kind = lhs.type === 'Ip' ? 'ip' : lhs.type === 'Int' ? 'asn' : lhs.type === 'Bytes' ? 'hostname' : undefined;
+    const kind =
+      lhs.type === 'Ip' ? 'ip' : lhs.type === 'Int' ? 'asn' : lhs.type === 'Bytes' ? 'hostname' : undefined;
     if (!kind) {
       return this.error(
         'unsupported-operation',
@@ -625,7 +689,10 @@ function accepts(accepted: ParameterType, type: Type, firstType: Type | undefine
     const element = firstType && elementType(firstType);
     if (!element) return false;
     // A map of arrays (headers) holds values of the arrays' element type too.
-    return sameType(type, element) || (elementType(element) !== undefined && sameType(type, elementType(element) as Type));
+    return (
+      sameType(type, element) ||
+      (elementType(element) !== undefined && sameType(type, elementType(element) as Type))
+    );
   }
   return sameType(accepted, type);
 }
@@ -653,12 +720,21 @@ function indexName(index: IndexSelector): string {
 
 function codeForLiteralProblem(message: string): string {
   if (message === 'unrecognised input') return 'unrecognised-input';
-  if (message === 'expected digit' || message.includes('radix 10') || message.includes('radix 8') || message.startsWith('number too'))
+  if (
+    message === 'expected digit' ||
+    message.includes('radix 10') ||
+    message.includes('radix 8') ||
+    message.startsWith('number too')
+  )
     return 'invalid-integer';
   if (message.includes('IP address') || message.includes('network') || message.startsWith('host part'))
     return 'invalid-ip';
   if (message === 'incompatible range bounds') return 'invalid-range';
-  if (message.includes('characters, but found') || message.includes('byte separator') || message.includes('radix 16'))
+  if (
+    message.includes('characters, but found') ||
+    message.includes('byte separator') ||
+    message.includes('radix 16')
+  )
     return 'invalid-bytes';
   return 'invalid-string';
 }

@@ -103,7 +103,8 @@ export function formatIp(address: IpAddress): string {
     return [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join('.');
   }
   const groups: string[] = [];
-  for (let shift = 112n; shift >= 0n; shift -= 16n) groups.push(((address.value >> shift) & 0xffffn).toString(16));
+  for (let shift = 112n; shift >= 0n; shift -= 16n)
+    groups.push(((address.value >> shift) & 0xffffn).toString(16));
   // Compress the longest run of zero groups (at least two), as RFC 5952 recommends.
   let best = -1;
   let bestLength = 1;

@@ -14,7 +14,8 @@ export const LINTS = {
   'contains-wildcard': '`contains` with `*`, which is not a wildcard there',
   'impossible-comparison': "a comparison that is never true given the field's documented values",
   'duplicate-set-item': 'the same item twice in a set',
-  'case-mismatch': 'a comparison with upper-case letters against a value Cloudflare lower-cases (or vice versa)',
+  'case-mismatch':
+    'a comparison with upper-case letters against a value Cloudflare lower-cases (or vice versa)',
 } as const;
 
 export type LintCode = keyof typeof LINTS;
@@ -41,7 +42,12 @@ export function lint(ast: TypedExpression, enabled: (code: LintCode) => boolean)
     if (node.kind === 'field') {
       const replacement = node.definition.deprecated?.replacement;
       if (replacement)
-        warn('deprecated-field', `${node.name} is deprecated; use ${replacement}`, node.span, `replace it with ${replacement}`);
+        warn(
+          'deprecated-field',
+          `${node.name} is deprecated; use ${replacement}`,
+          node.span,
+          `replace it with ${replacement}`,
+        );
     } else if (node.kind === 'index' && node.index.kind === 'map-key') {
       const target = node.target;
       if (target.kind === 'field' && LOWER_CASE_KEY_MAPS.has(target.name) && hasUpper(node.index.key))
@@ -91,16 +97,24 @@ function lintDuplicates(rhs: TypedRhs, warn: Warn): void {
     rhs.kind === 'bytes-set'
       ? rhs.items.map((item) => ({ key: item.value, text: display(item.value), span: item.span }))
       : rhs.kind === 'int-set'
-        ? rhs.items.map((item) => ({ key: `${item.from}..${item.to}`, text: `${item.from === item.to ? item.from : `${item.from}..${item.to}`}`, span: item.span }))
+        ? rhs.items.map((item) => ({
+            key: `${item.from}..${item.to}`,
+            text: `${item.from === item.to ? item.from : `${item.from}..${item.to}`}`,
+            span: item.span,
+          }))
         : rhs.kind === 'ip-set'
           ? rhs.items.map((item) => ({
               key: `${formatIp(item.from)}..${formatIp(item.to)}`,
-              text: item.from.value === item.to.value ? formatIp(item.from) : `${formatIp(item.from)}..${formatIp(item.to)}`,
+              text:
+                item.from.value === item.to.value
+                  ? formatIp(item.from)
+                  : `${formatIp(item.from)}..${formatIp(item.to)}`,
               span: item.span,
             }))
           : [];
   for (const item of items) {
-    if (seen.has(item.key)) warn('duplicate-set-item', `${item.text} appears more than once in this set`, item.span);
+    if (seen.has(item.key))
+      warn('duplicate-set-item', `${item.text} appears more than once in this set`, item.span);
     seen.add(item.key);
   }
 }
@@ -158,7 +172,8 @@ function lintDomain(node: TypedComparison, lhs: TypedValue, warn: Warn): void {
   if (domain.min !== undefined && domain.max !== undefined) {
     const min = BigInt(domain.min);
     const max = BigInt(domain.max);
-    const range = domain.min === domain.max ? `always ${domain.min}` : `between ${domain.min} and ${domain.max}`;
+    const range =
+      domain.min === domain.max ? `always ${domain.min}` : `between ${domain.min} and ${domain.max}`;
     const never = (span: Span) =>
       warn('impossible-comparison', `${name} is ${range}, so this comparison is never true`, span);
     const { rhs } = node;

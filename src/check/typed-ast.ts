@@ -17,12 +17,7 @@ import type { IpAddress, IpRange } from './ip.js';
  * A `mapped` value comes from `[*]`: it yields one value per element, so a comparison on it yields an
  * Array<Bool>. Its `type` is the type of each element.
  */
-export type TypedExpression =
-  | TypedLogical
-  | TypedNot
-  | TypedQuantifier
-  | TypedComparison
-  | TypedPredicate;
+export type TypedExpression = TypedLogical | TypedNot | TypedQuantifier | TypedComparison | TypedPredicate;
 
 /** `Bool`, or `Array<Bool>` for expressions over `[*]` (only inside any/all and function arguments). */
 export type ExpressionType = 'Bool' | { array: 'Bool' };

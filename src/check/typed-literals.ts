@@ -48,7 +48,8 @@ export function scanInt(text: string, start: number, end: number): ScanResult<bi
     if (Number.parseInt(digit, 16) >= radix)
       return fail(`invalid digit found in string while parsing with radix ${radix}`, errorStart, i);
   }
-  const magnitude = radix === 16 ? BigInt(`0x${digits}`) : radix === 8 ? BigInt(`0o${digits}`) : BigInt(digits);
+  const magnitude =
+    radix === 16 ? BigInt(`0x${digits}`) : radix === 8 ? BigInt(`0o${digits}`) : BigInt(digits);
   const value = negative ? -magnitude : magnitude;
   if (value > I64_MAX)
     return fail(`number too large to fit in target type while parsing with radix ${radix}`, errorStart, i);
@@ -68,7 +69,8 @@ export function scanIntSetItem(text: string, start: number, end: number): ScanRe
   return { ok: true, value: [from.value, to.value], end: to.end };
 }
 
-const isIpChar = (unit: number): boolean => isHexDigit(unit) || unit === 0x3a || unit === 0x2e || unit === 0x2f;
+const isIpChar = (unit: number): boolean =>
+  isHexDigit(unit) || unit === 0x3a || unit === 0x2e || unit === 0x2f;
 
 const INVALID_ADDRESS = "couldn't parse address in network: invalid IP address syntax";
 
@@ -111,12 +113,20 @@ export function scanIpSetItem(text: string, start: number, end: number): ScanRes
   const lengthText = run.slice(slash + 1);
   const lengthStart = start + slash + 1;
   if (lengthText === '')
-    return fail("couldn't parse length in network: cannot parse integer from empty string", lengthStart, runEnd);
+    return fail(
+      "couldn't parse length in network: cannot parse integer from empty string",
+      lengthStart,
+      runEnd,
+    );
   if (!/^[0-9]+$/.test(lengthText))
     return fail("couldn't parse length in network: invalid digit found in string", lengthStart, runEnd);
   const length = Number(lengthText);
   if (length > 255)
-    return fail("couldn't parse length in network: number too large to fit in target type", lengthStart, runEnd);
+    return fail(
+      "couldn't parse length in network: number too large to fit in target type",
+      lengthStart,
+      runEnd,
+    );
   const max = maxPrefixLength(address.family);
   if (length > max) {
     const family = address.family === 4 ? 'Ipv4' : 'Ipv6';
@@ -127,7 +137,8 @@ export function scanIpSetItem(text: string, start: number, end: number): ScanRes
     );
   }
   const range = networkRange(address, length);
-  if (range === 'host-bits') return fail('host part of address was not zero', start, start + addressText.length);
+  if (range === 'host-bits')
+    return fail('host part of address was not zero', start, start + addressText.length);
   return { ok: true, value: range, end: runEnd };
 }
 

@@ -50,7 +50,8 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
   if (length > maxLength) {
     // Report from the first character past the limit, in UTF-16 offsets.
     let offset = 0;
-    for (let count = 0; count < maxLength; count++) offset += (source.codePointAt(offset) as number) > 0xffff ? 2 : 1;
+    for (let count = 0; count < maxLength; count++)
+      offset += (source.codePointAt(offset) as number) > 0xffff ? 2 : 1;
     return invalid({
       severity: 'error',
       code: 'expression-too-long',

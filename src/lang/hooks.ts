@@ -21,6 +21,8 @@ export interface LiteralEndCorrection {
 export interface ParseHooks {
   /** A value (a field, a call, an index chain) is complete. */
   value?(value: ValueExpression): HookVerdict;
+  /** A call to `name` (spelt at `nameSpan`) opens, before its arguments are read. */
+  call?(name: string, nameSpan: Span): HookVerdict;
   /** Argument number `args.length - 1` of a call to `name` (spelt at `nameSpan`) is complete. */
   argument?(name: string, nameSpan: Span, args: readonly Argument[]): HookVerdict;
   /** A comparison operator follows `lhs`; its right-hand side starts at offset `rhsStart`. */

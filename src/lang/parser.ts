@@ -14,7 +14,7 @@ import type {
   StringLiteral,
   ValueExpression,
 } from './ast.js';
-import { type HookVerdict, HookStop, type ParseHooks } from './hooks.js';
+import { HookStop, type HookVerdict, type ParseHooks } from './hooks.js';
 import type { InvalidPayload, RegexPayload, StringPayload, Token } from './lexer.js';
 import * as T from './tokens.js';
 
@@ -181,6 +181,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
 
   callArguments = this.RULE('callArguments', (name: IToken): ValueExpression => {
     this.CONSUME(T.LParen);
+    if (!this.RECORDING_PHASE) this.heed(this.hooks?.call?.(name.image, tokenSpan(name)));
     const args: Argument[] = [];
     this.OPTION(() => {
       args.push(this.SUBRULE(this.argument));
@@ -393,6 +394,10 @@ interface OperatorAndOperand {
   rhs: RightHandSide;
 }
 
-function comparisonNode(lhs: ValueExpression, op: ComparisonOperator, rhs: RightHandSide): ComparisonExpression {
+function comparisonNode(
+  lhs: ValueExpression,
+  op: ComparisonOperator,
+  rhs: RightHandSide,
+): ComparisonExpression {
   return { kind: 'comparison', lhs, op, rhs, span: joinSpans(lhs.span, rhs.span) };
 }

@@ -49,7 +49,11 @@ export interface FunctionDefinition {
   description: string;
 }
 
-const bytes = (name: string, kind: ArgumentKind = 'field', checkValue?: Parameter['checkValue']): Parameter =>
+const bytes = (
+  name: string,
+  kind: ArgumentKind = 'field',
+  checkValue?: Parameter['checkValue'],
+): Parameter =>
   checkValue ? { name, kind, types: ['Bytes'], checkValue } : { name, kind, types: ['Bytes'] };
 
 const int = (name: string, kind: ArgumentKind, checkValue?: Parameter['checkValue']): Parameter =>
@@ -76,7 +80,10 @@ const nonEmpty = (value: LiteralValue): string | undefined =>
 
 const CUSTOM_AND_RATELIMIT: readonly Phase[] = ['http_request_firewall_custom', 'http_ratelimit'];
 const REQUEST_TRANSFORMS: readonly Phase[] = ['http_request_transform', 'http_request_late_transform'];
-const HEADER_TRANSFORMS: readonly Phase[] = ['http_request_late_transform', 'http_response_headers_transform'];
+const HEADER_TRANSFORMS: readonly Phase[] = [
+  'http_request_late_transform',
+  'http_response_headers_transform',
+];
 const REWRITE_PHASES: readonly Phase[] = [
   ...REQUEST_TRANSFORMS,
   'http_response_headers_transform',
@@ -155,7 +162,12 @@ const definitions: FunctionDefinition[] = [
     name: 'join',
     params: [{ name: 'items', kind: 'field', types: [arrayOf('Bytes')] }, bytes('separator', 'literal')],
     returns: 'Bytes',
-    phases: [...REQUEST_TRANSFORMS, 'http_response_headers_transform', 'http_request_firewall_custom', 'http_custom_errors'],
+    phases: [
+      ...REQUEST_TRANSFORMS,
+      'http_response_headers_transform',
+      'http_request_firewall_custom',
+      'http_custom_errors',
+    ],
     description: 'Joins the items of an array with a separator.',
   },
   {
@@ -287,12 +299,12 @@ const definitions: FunctionDefinition[] = [
     name: 'bit_slice',
     params: [
       bytes('protocol', 'literal'),
-      int('offset', 'literal', intBetween(0, 2040, 'the offset')),
-      int('size', 'literal', intBetween(1, 32, 'the size')),
+      int('start', 'literal', intBetween(0, 2040, 'the start offset')),
+      int('end', 'literal', intBetween(0, 2040, 'the end offset')),
     ],
     returns: 'Int',
     phases: ['magic_transit', 'magic_transit_managed'],
-    description: 'Bits of a packet header (ip, tcp, udp) as an integer.',
+    description: 'Bits start..end (at most 32) of a packet header (ip, tcp, udp) as an integer.',
   },
   {
     name: 'is_timed_hmac_valid_v0',

@@ -64,7 +64,11 @@ function loadCatalogue(entries: CatalogueEntry[]): Map<string, FieldDefinition> 
   }
   // Cloudflare accepts the expression `true` ("match everything", e.g. for execute rules). It behaves as a
   // Bool field that is always true.
-  fields.set('true', { name: 'true', type: 'Bool', description: 'Always true: a rule that matches everything.' });
+  fields.set('true', {
+    name: 'true',
+    type: 'Bool',
+    description: 'Always true: a rule that matches everything.',
+  });
   return fields;
 }
 

@@ -14,7 +14,9 @@ interface CorpusEntry {
   error: { message: string; line: number; column: number; carets: number } | null;
 }
 
-const corpus: CorpusEntry[] = JSON.parse(readFileSync(new URL('../lang/corpus.json', import.meta.url), 'utf8'));
+const corpus: CorpusEntry[] = JSON.parse(
+  readFileSync(new URL('../lang/corpus.json', import.meta.url), 'utf8'),
+);
 
 function verdict(expr: string) {
   const error = validate(expr, { lints: false }).diagnostics.find((d) => d.severity === 'error');

@@ -1,0 +1,268 @@
+import { describe, expect, it } from 'vitest';
+import { type ValidateOptions, validate } from '../../src/check/validate.js';
+import { formatDiagnostic } from '../../src/lang/diagnostics.js';
+import { cloudflareFunctions } from '../../src/scheme/functions.js';
+import { defineScheme, SchemeError } from '../../src/scheme/scheme.js';
+
+/** The codes of what validate reports, errors first. */
+const codes = (source: string, options?: ValidateOptions) =>
+  validate(source, options).diagnostics.map((d) => d.code);
+
+const errorOf = (source: string, options?: ValidateOptions) => {
+  const error = validate(source, options).diagnostics.find((d) => d.severity === 'error');
+  return error && { code: error.code, message: error.message, column: error.span.column };
+};
+
+describe('validate: language', () => {
+  it('returns the typed tree of a valid expression', () => {
+    const result = validate('ip.src in {10.0.0.0/8} and http.request.uri.path contains "/admin"');
+    expect(result.ok).toBe(true);
+    expect(result.ast?.kind).toBe('logical');
+    if (result.ast?.kind !== 'logical') return;
+    const [ip, path] = result.ast.operands;
+    expect(ip?.kind === 'comparison' && ip.rhs).toMatchObject({
+      kind: 'ip-set',
+      items: [{ from: { family: 4, value: 0x0a000000 }, to: { family: 4, value: 0x0affffff } }],
+    });
+    expect(path?.kind === 'comparison' && path.lhs).toMatchObject({ kind: 'field', type: 'Bytes' });
+  });
+
+  it('reads an unquoted literal by the type it is compared with', () => {
+    const ip = validate('ip.src eq 10:20:30:40:50:60:70:80').ast;
+    expect(ip?.kind === 'comparison' && ip.rhs.kind).toBe('ip');
+    const bytes = validate('http.host eq 10:20:30:40').ast;
+    expect(bytes?.kind === 'comparison' && bytes.rhs).toMatchObject({
+      kind: 'bytes',
+      value: '\x10\x20\x30\x40',
+    });
+    const int = validate('tcp.dstport eq 0x1f5').ast;
+    expect(int?.kind === 'comparison' && int.rhs).toMatchObject({ kind: 'int', value: 501n });
+  });
+
+  it('keeps integers exact across the whole i64 range', () => {
+    const max = validate('tcp.dstport eq 9223372036854775807').ast;
+    expect(max?.kind === 'comparison' && max.rhs).toMatchObject({ value: 9223372036854775807n });
+    expect(errorOf('tcp.dstport eq 9223372036854775808')?.message).toBe(
+      'number too large to fit in target type while parsing with radix 10',
+    );
+  });
+
+  it('lexes again where the typed literal is shorter than the neutral one', () => {
+    // Two hex bytes, then `and`: valid for a Bytes field, as in the reference engine.
+    expect(validate('http.host eq 01:02and ssl').ok).toBe(true);
+    expect(errorOf('tcp.dstport eq 80.5')).toEqual({
+      code: 'unrecognised-input',
+      message: 'unrecognised input',
+      column: 18,
+    });
+  });
+
+  it('reports the first error in the text, like the reference engine', () => {
+    expect(errorOf('xyz eq')).toMatchObject({ code: 'unknown-identifier', column: 1 });
+    expect(errorOf('ssl and http.hots eq "a" and (')).toMatchObject({
+      code: 'unknown-identifier',
+      column: 9,
+    });
+  });
+
+  it('suggests the closest name for a misspelt field', () => {
+    expect(validate('http.hots eq "a"').diagnostics[0]?.hint).toBe('did you mean http.host?');
+  });
+
+  it('prints errors in Cloudflare format', () => {
+    const source = 'http.request.headers.names[*] == "x"';
+    const [error] = validate(source).diagnostics;
+    expect(formatDiagnostic(source, error as never)).toBe(
+      `Filter parsing error (1:37):\n${source}\n${' '.repeat(36)}^ expected value of type Bool, but got Array<Bool>\n`,
+    );
+  });
+
+  it('enforces the length limit, configurable', () => {
+    const long = `http.host eq "${'a'.repeat(4090)}"`;
+    expect(long.length).toBe(4105);
+    expect(errorOf(long)).toMatchObject({ code: 'expression-too-long', column: 4097 });
+    expect(validate(long, { maxLength: 5000 }).ok).toBe(true);
+    expect(validate('http.host eq "é"', { maxLength: 16 }).ok).toBe(true); // characters, not bytes
+  });
+
+  it('accepts `true`, the match-everything expression', () => {
+    expect(validate('true').ok).toBe(true);
+  });
+});
+
+describe('validate: plans and phases', () => {
+  it('says nothing about plans and phases when none is given', () => {
+    expect(validate('http.request.body.raw contains "x" and http.host matches "a"').ok).toBe(true);
+  });
+
+  it('checks field availability by plan', () => {
+    expect(errorOf('http.request.body.raw contains "x"', { plan: 'pro' })).toEqual({
+      code: 'field-plan',
+      message: 'field http.request.body.raw is not available on the Pro plan (requires Enterprise)',
+      column: 1,
+    });
+    expect(validate('http.request.body.raw contains "x"', { plan: 'enterprise' }).ok).toBe(true);
+    expect(errorOf('cf.bot_management.score lt 30', { plan: 'business' })?.message).toBe(
+      'field cf.bot_management.score is not available on the Business plan (requires Enterprise with Bot Management)',
+    );
+    expect(validate('http.request.cookies["a"][0] eq "b"', { plan: 'pro' }).ok).toBe(true);
+    expect(codes('http.request.cookies["a"][0] eq "b"', { plan: 'free' })).toEqual(['field-plan']);
+  });
+
+  it('checks field availability by phase', () => {
+    expect(codes('http.response.code eq 404', { phase: 'http_request_firewall_custom' })).toEqual([
+      'field-phase',
+    ]);
+    expect(validate('http.response.code eq 404', { phase: 'http_response_headers_transform' }).ok).toBe(true);
+    expect(codes('tcp.dstport eq 80', { phase: 'http_request_firewall_custom' })).toEqual(['field-phase']);
+    expect(validate('tcp.dstport eq 80 and ip.src in {10.0.0.0/8}', { phase: 'magic_transit' }).ok).toBe(
+      true,
+    );
+    expect(codes('http.request.body.raw contains "x"', { phase: 'http_request_transform' })).toEqual([
+      'field-phase',
+    ]);
+    expect(validate('http.request.body.raw contains "x"', { phase: 'firewall_rules' }).ok).toBe(true);
+  });
+
+  it('allows matches on Business and Enterprise only', () => {
+    for (const plan of ['free', 'pro'] as const)
+      expect(errorOf('http.host matches "^a"', { plan })).toMatchObject({ code: 'matches-plan', column: 11 });
+    for (const plan of ['business', 'enterprise'] as const)
+      expect(validate('http.host ~ "^a"', { plan }).ok).toBe(true);
+  });
+
+  it('allows at most 64 regular expressions per rule', () => {
+    const rule = (n: number) => Array.from({ length: n }, (_, i) => `http.host matches "a${i}"`).join(' or ');
+    expect(validate(rule(64)).ok).toBe(true);
+    expect(errorOf(rule(65))?.code).toBe('regex-limit');
+  });
+
+  it('keeps rewrite-only functions out of filters, and allows one replacement per expression', () => {
+    expect(codes('regex_replace(http.request.uri.path, "^/a", "/b") eq "/b"')).toEqual(['rewrite-only']);
+    expect(validate('regex_replace(http.request.uri.path, "^/a", "/b")', { expression: 'rewrite' }).ok).toBe(
+      true,
+    );
+    expect(
+      codes(
+        'concat(regex_replace(http.request.uri.path, "^/a", "/b"), wildcard_replace(http.host, "*", "x"))',
+        {
+          expression: 'rewrite',
+        },
+      ),
+    ).toEqual(['replace-once']);
+    expect(codes('ip.src.timezone.name eq "Europe/Lisbon"')).toEqual(['rewrite-only']);
+  });
+
+  it('checks function availability by phase and plan', () => {
+    expect(codes('split(http.host, ",", 2)[0] eq "a"', { phase: 'http_request_firewall_custom' })).toEqual([
+      'function-phase',
+    ]);
+    expect(codes('bit_slice("tcp", 8, 8) eq 1', { phase: 'magic_transit' })).toEqual([]);
+    expect(
+      codes('is_timed_hmac_valid_v0("k", http.request.uri, 10, http.request.timestamp.sec)', {
+        plan: 'free',
+      }),
+    ).toEqual(['function-plan']);
+  });
+
+  it('wants rewrite expressions to be a value', () => {
+    expect(validate('concat("/x", http.request.uri.path)', { expression: 'rewrite' }).ok).toBe(true);
+    expect(errorOf('http.host eq "a"', { expression: 'rewrite' })?.message).toBe(
+      'expected value of type Bytes, but got Bool',
+    );
+  });
+});
+
+describe('validate: lists', () => {
+  it('knows the managed lists and accepts account lists by the type they are compared with', () => {
+    expect(validate('ip.src in $cf.open_proxies').ok).toBe(true);
+    expect(validate('ip.src in $office and ip.src.asnum in $asns').ok).toBe(true);
+  });
+
+  it('checks declared lists: names and kinds', () => {
+    const lists = { office: 'ip', hosts: 'hostname', asns: 'asn' } as const;
+    expect(
+      validate('ip.src in $office and http.host in $hosts and ip.src.asnum in $asns', { lists }).ok,
+    ).toBe(true);
+    expect(codes('ip.src in $other', { lists })).toEqual(['unknown-list']);
+    expect(errorOf('ip.src in $hosts', { lists })?.message).toBe(
+      '$hosts is a hostname list; it cannot be compared with a value of type Ip',
+    );
+    expect(codes('http.host in $hosts', { lists, plan: 'business' })).toEqual(['list-plan']);
+  });
+});
+
+describe('validate: lints', () => {
+  const cases: [string, string][] = [
+    ['ip.geoip.country eq "GB"', 'deprecated-field'],
+    ['http.request.headers["Content-Type"][0] eq "x"', 'uppercase-header-key'],
+    ['has_key(http.request.headers, "X-Api-Key")', 'uppercase-header-key'],
+    ['http.request.uri.path contains "/admin*"', 'contains-wildcard'],
+    ['cf.bot_management.score gt 99', 'impossible-comparison'],
+    ['cf.bot_management.score lt 1', 'impossible-comparison'],
+    ['http.request.method eq "get"', 'impossible-comparison'],
+    ['cf.threat_score gt 10', 'impossible-comparison'],
+    ['ip.src.continent in {"EU" "XX"}', 'impossible-comparison'],
+    ['tcp.dstport in {80 443 80}', 'duplicate-set-item'],
+    ['ip.src in {10.0.0.0/8 10.0.0.0/8}', 'duplicate-set-item'],
+    ['http.request.uri.path.extension eq "PHP"', 'case-mismatch'],
+    ['lower(http.host) eq "Example.com"', 'case-mismatch'],
+  ];
+  for (const [source, code] of cases) {
+    it(`warns ${code}: ${source}`, () => {
+      const result = validate(source);
+      expect(result.ok).toBe(true); // warnings do not make an expression invalid
+      expect(result.diagnostics.map((d) => [d.severity, d.code])).toEqual([['warning', code]]);
+      expect(validate(source, { lints: { [code]: false } }).diagnostics).toEqual([]);
+      expect(validate(source, { lints: false }).diagnostics).toEqual([]);
+    });
+  }
+
+  it('does not warn about plausible comparisons', () => {
+    for (const source of [
+      'cf.bot_management.score lt 30',
+      'http.request.method eq "POST"',
+      'http.request.headers["content-type"][0] eq "x"',
+      'http.request.uri.path wildcard "/admin*"',
+      'tcp.dstport in {80 443}',
+      'lower(http.host) eq "example.com"',
+      'ip.src.country eq "GB"',
+    ])
+      expect(validate(source).diagnostics).toEqual([]);
+  });
+});
+
+describe('custom schemes', () => {
+  const scheme = defineScheme({
+    fields: { 'http.host': 'Bytes', tags: 'Array<Bytes>', port: 'Int', internal: 'Bool' },
+    functions: { lower: cloudflareFunctions.get('lower') as never },
+    lists: { allowed: 'hostname' },
+  });
+
+  it('checks against the given fields, functions and lists only', () => {
+    expect(
+      validate('lower(http.host) eq "a" and any(tags[*] eq "x") and port in {80 443} and not internal', {
+        scheme,
+      }).ok,
+    ).toBe(true);
+    expect(errorOf('ip.src eq 1.1.1.1', { scheme })?.code).toBe('unknown-identifier');
+    expect(validate('http.host in $allowed', { scheme }).ok).toBe(true);
+    expect(codes('http.host in $other', { scheme })).toEqual(['unknown-list']);
+  });
+
+  it('applies no Cloudflare plan rules or lints', () => {
+    const own = defineScheme({ fields: { 'http.request.body.raw': 'Bytes', 'cf.threat_score': 'Int' } });
+    expect(
+      validate('http.request.body.raw matches "a" and cf.threat_score gt 10', { scheme: own, plan: 'free' })
+        .diagnostics,
+    ).toEqual([]);
+  });
+
+  it('rejects malformed definitions', () => {
+    expect(() => defineScheme({ fields: { a: 'Strin' } })).toThrow(SchemeError);
+    expect(() => defineScheme({ fields: { a: 'Array<>' } })).toThrow('field a: unknown type "Array<>"');
+    expect(() =>
+      defineScheme({ fields: { a: 'Int' }, functions: { a: cloudflareFunctions.get('len') as never } }),
+    ).toThrow('attempt to redefine field a');
+  });
+});
