@@ -3,18 +3,12 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { bundleOptions } from './bundle-options.mjs';
 
 rmSync('dist', { recursive: true, force: true });
-const common = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
-};
 await build({
-  ...common,
+  ...bundleOptions,
+  logLevel: 'warning',
   entryPoints: { index: 'src/index.ts', cli: 'src/cli/bin.ts' },
   outdir: 'dist',
   splitting: true,

@@ -17,7 +17,7 @@ import { PositionTracker } from '../lang/position.js';
 import type { FunctionDefinition, LiteralValue, Parameter, ParameterType } from '../scheme/functions.js';
 import { listItemType, type Scheme } from '../scheme/scheme.js';
 import { arrayOf, elementType, sameType, type Type, typeDebugName, typeName } from '../scheme/types.js';
-import { formatIp, type IpAddress } from './ip.js';
+import { formatIp, type IpAddress, type IpRange } from './ip.js';
 import { checkRegex } from './regex.js';
 import type {
   ExpressionType,
@@ -77,6 +77,17 @@ export class TypeChecker implements ParseHooks {
   private readonly inputEnd: number;
   private pending: PendingRhs | undefined;
   private pendingOpSpan: Span | undefined;
+  private readonly noted = new Map<number, Diagnostic>();
+
+  /** Warnings found while checking (lints come later, from the typed tree), in text order. */
+  get warnings(): Diagnostic[] {
+    return [...this.noted.values()].sort((a, b) => a.span.start - b.span.start);
+  }
+
+  /** Keyed by position: the text may be parsed more than once (see LiteralEndCorrection). */
+  private noteWarning(diagnostic: Diagnostic): void {
+    this.noted.set(diagnostic.span.start, diagnostic);
+  }
 
   constructor(
     private readonly source: string,
@@ -541,7 +552,19 @@ export class TypeChecker implements ParseHooks {
     switch (rhs.kind) {
       case 'regex': {
         const problem = checkRegex(rhs.pattern);
-        if (!problem) return { kind: 'regex', pattern: rhs.pattern, raw: rhs.raw, span: rhs.span };
+        const regex: TypedRhs = { kind: 'regex', pattern: rhs.pattern, raw: rhs.raw, span: rhs.span };
+        if (!problem) return regex;
+        if (problem.kind === 'unsupported') {
+          // Cloudflare accepts it; only cfrules' own regex engine cannot run it.
+          this.noteWarning({
+            severity: 'warning',
+            code: 'regex-unsupported',
+            message: problem.message,
+            span: rhs.span,
+            hint: 'Cloudflare accepts this pattern, but cfrules cannot evaluate it (RE2 lacks this feature)',
+          });
+          return regex;
+        }
         // The reference points at the pattern inside the quotes; for a raw string, at what follows it.
         return rhs.raw
           ? this.error('invalid-regex', problem.message, rhs.span.end)
@@ -575,10 +598,10 @@ export class TypeChecker implements ParseHooks {
           };
         return {
           kind: 'ip-set',
-          items: pending.items.map((it, i) => ({
-            ...(it.value as { from: never; to: never }),
-            span: spanOf(i),
-          })),
+          items: pending.items.map((it, i) => {
+            const { from, to } = it.value as IpRange;
+            return { from, to, span: spanOf(i) };
+          }),
           span: rhs.span,
         };
       }
@@ -642,7 +665,19 @@ export class TypeChecker implements ParseHooks {
   }
 
   private problem(problem: { message: string; start: number; end?: number }): Diagnostic {
-    return this.error(codeForLiteralProblem(problem.message), problem.message, problem.start, problem.end);
+    const diagnostic = this.error(
+      codeForLiteralProblem(problem.message),
+      problem.message,
+      problem.start,
+      problem.end,
+    );
+    const hint = literalHint(
+      problem.message,
+      this.source.charAt(problem.start),
+      this.source.slice(problem.start, problem.end),
+    );
+    if (hint) diagnostic.hint = hint;
+    return diagnostic;
   }
 
   private span(start: number, end: number): Span {
@@ -737,6 +772,21 @@ function codeForLiteralProblem(message: string): string {
   )
     return 'invalid-bytes';
   return 'invalid-string';
+}
+
+/** A friendlier explanation of the literal mistakes people make most. */
+function literalHint(message: string, first: string, text: string): string | undefined {
+  if (first === ',') return 'set items are separated by spaces, not commas: {80 443}';
+  if (first === '"' && message === 'expected digit')
+    return 'integers are written without quotes: tcp.dstport eq 443';
+  if (first === '"' && message === 'expected IP address character')
+    return 'IP addresses are written without quotes: ip.src eq 192.0.2.1';
+  if (message.startsWith("couldn't parse address") && text.includes('/'))
+    return 'a CIDR range can only be used in a set: ip.src in {192.0.2.0/24}';
+  if (message === 'host part of address was not zero')
+    return 'a CIDR range starts at its network address, e.g. 10.0.0.0/8 rather than 10.0.0.1/8';
+  if (first === "'") return 'strings are written in double quotes';
+  return undefined;
 }
 
 /** The known name closest to a misspelt one, when it is close enough to be a likely typo. */

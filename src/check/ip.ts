@@ -14,17 +14,30 @@ export interface IpRange {
 }
 
 function parseIpv4(text: string, lenient: boolean): number | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4) return undefined;
+  // By hand rather than split + regex: set items are read in bulk (sets of thousands of addresses).
   let value = 0;
-  for (const part of parts) {
-    if (!/^[0-9]{1,3}$/.test(part)) return undefined;
-    if (!lenient && part.length > 1 && part.startsWith('0')) return undefined;
-    const octet = Number(part);
-    if (octet > 255) return undefined;
+  let octets = 0;
+  let i = 0;
+  while (octets < 4) {
+    const start = i;
+    let octet = 0;
+    while (i < text.length && i - start < 4) {
+      const digit = text.charCodeAt(i) - 0x30;
+      if (digit < 0 || digit > 9) break;
+      octet = octet * 10 + digit;
+      i++;
+    }
+    const digits = i - start;
+    if (digits === 0 || digits > 3 || octet > 255) return undefined;
+    if (!lenient && digits > 1 && text.charCodeAt(start) === 0x30) return undefined;
     value = value * 256 + octet;
+    octets++;
+    if (octets < 4) {
+      if (text.charCodeAt(i) !== 0x2e /* . */) return undefined;
+      i++;
+    }
   }
-  return value;
+  return i === text.length ? value : undefined;
 }
 
 function parseIpv6(text: string): bigint | undefined {
@@ -36,13 +49,14 @@ function parseIpv6(text: string): bigint | undefined {
     tail = text.slice(gap + 2);
     if (tail.includes('::')) return undefined;
   }
-  const groups = (part: string): number[] | undefined => {
+  // An embedded IPv4 address may only end the address: after `::`, or at the end without one.
+  const groups = (part: string, mayEndWithIpv4: boolean): number[] | undefined => {
     if (part === '') return [];
     const out: number[] = [];
     const pieces = part.split(':');
     for (let i = 0; i < pieces.length; i++) {
       const piece = pieces[i] as string;
-      if (i === pieces.length - 1 && piece.includes('.')) {
+      if (mayEndWithIpv4 && i === pieces.length - 1 && piece.includes('.')) {
         // An embedded IPv4 address fills the last two groups.
         const v4 = parseIpv4(piece, false);
         if (v4 === undefined) return undefined;
@@ -55,8 +69,8 @@ function parseIpv6(text: string): bigint | undefined {
     }
     return out;
   };
-  const before = groups(head);
-  const after = groups(tail);
+  const before = groups(head, gap === -1);
+  const after = groups(tail, true);
   if (!before || !after) return undefined;
   const total = before.length + after.length;
   if (gap === -1 ? total !== 8 : total > 7) return undefined;

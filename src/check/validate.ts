@@ -46,7 +46,7 @@ export interface ValidateResult {
 export function validate(source: string, options: ValidateOptions = {}): ValidateResult {
   const invalid = (diagnostic: Diagnostic): ValidateResult => ({ ok: false, diagnostics: [diagnostic] });
   const maxLength = options.maxLength ?? MAX_EXPRESSION_LENGTH;
-  const length = [...source].length;
+  const length = characterCount(source);
   if (length > maxLength) {
     // Report from the first character past the limit, in UTF-16 offsets.
     let offset = 0;
@@ -75,7 +75,11 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
     if (error) diagnostics.push(error);
   }
   const lints = options.lints;
-  if (lints !== false) diagnostics.push(...lint(typed, (code) => lints?.[code] !== false));
+  if (lints !== false) {
+    const enabled = (code: string) => lints?.[code] !== false;
+    const warnings = [...checker.warnings.filter((w) => enabled(w.code)), ...lint(typed, enabled)];
+    diagnostics.push(...warnings.sort((a, b) => a.span.start - b.span.start));
+  }
   const ok = diagnostics.every((d) => d.severity !== 'error');
   return ok ? { ok, diagnostics, ast: typed } : { ok, diagnostics };
 }
@@ -83,4 +87,17 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
 function declaredLists(lists: Record<string, ListKind> | undefined): Map<string, ListDefinition> | undefined {
   if (!lists) return undefined;
   return new Map(Object.entries(lists).map(([name, kind]) => [name.replace(/^\$/, ''), { name, kind }]));
+}
+
+/** Unicode characters (code points) in a string: a surrogate pair counts once. */
+function characterCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xdc00 && unit <= 0xdfff && i > 0) {
+      const previous = text.charCodeAt(i - 1);
+      if (previous >= 0xd800 && previous <= 0xdbff) count--;
+    }
+  }
+  return count;
 }

@@ -5,6 +5,10 @@ export interface CliIo {
   readFile: (path: string) => string;
   writeFile: (path: string, text: string) => void;
   readStdin: () => string;
+  /** Whether standard output is a terminal (colours); absent means no. */
+  isTTY?: boolean;
+  /** Environment variables (NO_COLOR, FORCE_COLOR, TERM); absent means none. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface Command {

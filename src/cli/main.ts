@@ -2,9 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { type CliIo, type Command, UsageError } from './command.js';
 import { fmtCommand } from './commands/fmt.js';
 import { parseCommand } from './commands/parse.js';
+import { validateCommand } from './commands/validate.js';
 import { VERSION } from './version.js';
 
-export const commands: Command[] = [parseCommand, fmtCommand];
+export const commands: Command[] = [validateCommand, parseCommand, fmtCommand];
 
 const usage = `Usage: cfrules <command> [options]
 
@@ -60,4 +61,6 @@ export const processIo: CliIo = {
   readFile: (path) => readFileSync(path, 'utf8'),
   writeFile: (path, text) => writeFileSync(path, text),
   readStdin: () => readFileSync(0, 'utf8'),
+  isTTY: process.stdout.isTTY === true,
+  env: process.env,
 };

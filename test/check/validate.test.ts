@@ -266,3 +266,63 @@ describe('custom schemes', () => {
     ).toThrow('attempt to redefine field a');
   });
 });
+
+describe('IP literals', () => {
+  it('accepts the forms Rust accepts and rejects the others', () => {
+    for (const ok of ['::ffff:1.2.3.4', '::1', '2001:db8::', '1:2:3:4:5:6:7:8', '0:0:0:0:0:ffff:c0a8:1'])
+      expect(validate(`ip.src eq ${ok}`).ok, ok).toBe(true);
+    for (const bad of [
+      '1.2.3.4::',
+      '1.2.3.4::1',
+      '1::2::3',
+      '1:2:3:4:5:6:7:8:9',
+      '12345::',
+      '1.1.1.01',
+      '256.1.1.1',
+    ])
+      expect(errorOf(`ip.src eq ${bad}`)?.message, bad).toBe(
+        "couldn't parse address in network: invalid IP address syntax",
+      );
+    expect(errorOf('ip.src in {1.2.3.4::/64}')?.code).toBe('invalid-ip');
+  });
+});
+
+describe('regular expressions', () => {
+  it('accepts what Cloudflare accepts, non-ASCII literals included', () => {
+    expect(validate('http.host matches "café"').ok).toBe(true);
+    expect(validate('url_decode(http.request.uri.path) matches "(?u)\\p{Hangul}+"').ok).toBe(true);
+  });
+
+  it('rejects invalid patterns with the reference text, spanning the pattern', () => {
+    expect(errorOf('http.request.uri.path matches "^/a(b"')).toMatchObject({
+      code: 'invalid-regex',
+      column: 32,
+    });
+  });
+
+  it('warns when Cloudflare accepts a pattern that cfrules cannot evaluate', () => {
+    const result = validate('http.host matches "[a-z&&[^aeiou]]"');
+    expect(result.ok).toBe(true);
+    expect(result.diagnostics.map((d) => [d.severity, d.code])).toEqual([['warning', 'regex-unsupported']]);
+    expect(
+      validate('http.host matches "[a-z&&[^aeiou]]"', { lints: { 'regex-unsupported': false } }).diagnostics,
+    ).toEqual([]);
+  });
+});
+
+describe('hints', () => {
+  const hintOf = (source: string) => validate(source).diagnostics[0]?.hint;
+  it('explains the common literal mistakes', () => {
+    expect(hintOf('tcp.dstport in {80, 443}')).toBe(
+      'set items are separated by spaces, not commas: {80 443}',
+    );
+    expect(hintOf('tcp.dstport eq "443"')).toBe('integers are written without quotes: tcp.dstport eq 443');
+    expect(hintOf('ip.src eq "1.1.1.1"')).toBe(
+      'IP addresses are written without quotes: ip.src eq 192.0.2.1',
+    );
+    expect(hintOf('ip.src eq 10.0.0.0/8')).toBe(
+      'a CIDR range can only be used in a set: ip.src in {192.0.2.0/24}',
+    );
+    expect(hintOf('ip.src in {10.0.0.1/8}')).toContain('network address');
+  });
+});

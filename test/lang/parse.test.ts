@@ -240,13 +240,17 @@ describe('reference lexing quirks', () => {
 
   it('treats TAB as an error between tokens but trims it at both ends', () => {
     const isBoolValue = () => true;
-    expect(parse('ssl\tand ssl', { hooks: { isBoolValue } }).diagnostics[0]?.message).toBe('unrecognised input');
+    expect(parse('ssl\tand ssl', { hooks: { isBoolValue } }).diagnostics[0]?.message).toBe(
+      'unrecognised input',
+    );
     expect(problem('ssl and\tssl')).toBe('1:8 expected identifier character');
     expect(tree('\t ssl \t\n')).toBe('pred(ssl)');
   });
 
   it('is case-sensitive about operators and needs exactly one space in strict wildcard', () => {
-    expect(parse('t AND t', { hooks: { isBoolValue: () => true } }).diagnostics[0]?.message).toBe('unrecognised input');
+    expect(parse('t AND t', { hooks: { isBoolValue: () => true } }).diagnostics[0]?.message).toBe(
+      'unrecognised input',
+    );
     expect(problem('http.host AND t')).toBe('1:11 expected ComparisonOp');
     expect(problem('x strict  wildcard "a"')).toBe('1:3 expected ComparisonOp');
     expect(problem('x strictwildcard "a"')).toBe('1:3 expected ComparisonOp');

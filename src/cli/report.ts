@@ -1,0 +1,218 @@
+import { type Diagnostic, formatDiagnostic, type Severity } from '../lang/diagnostics.js';
+import type { CliIo } from './command.js';
+import type { ExpressionEntry } from './rule-files.js';
+
+/** The outcome of validating one expression. */
+export interface CheckedExpression {
+  entry: ExpressionEntry;
+  /** The phase it was checked for, if any. */
+  phase?: string;
+  ok: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export interface Summary {
+  expressions: number;
+  valid: number;
+  invalid: number;
+  errors: number;
+  warnings: number;
+  /** The `--max-warnings` limit, null when unlimited. */
+  maxWarnings: number | null;
+}
+
+export const FORMATS = ['text', 'json', 'github'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface ReportOptions {
+  /** Only errors: no warnings or notes, and (text, github) no summary line. */
+  quiet: boolean;
+  /** ANSI colours in the text format. */
+  color: boolean;
+}
+
+export function summarize(results: CheckedExpression[], maxWarnings: number | null): Summary {
+  const count = (severity: Severity) =>
+    results.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === severity).length, 0);
+  const valid = results.filter((r) => r.ok).length;
+  return {
+    expressions: results.length,
+    valid,
+    invalid: results.length - valid,
+    errors: count('error'),
+    warnings: count('warning'),
+    maxWarnings,
+  };
+}
+
+export const tooManyWarnings = (summary: Summary): boolean =>
+  summary.maxWarnings !== null && summary.warnings > summary.maxWarnings;
+
+/** Success means every expression is valid and the warnings stay within `--max-warnings`. */
+export const succeeded = (summary: Summary): boolean => summary.invalid === 0 && !tooManyWarnings(summary);
+
+export function render(
+  format: Format,
+  results: CheckedExpression[],
+  summary: Summary,
+  options: ReportOptions,
+) {
+  const shown = (d: Diagnostic) => !options.quiet || d.severity === 'error';
+  if (format === 'json') return renderJson(results, summary, shown);
+  if (format === 'github') return renderGithub(results, summary, shown, options);
+  return renderText(results, summary, shown, options);
+}
+
+/**
+ * Colours for the text format: on when standard output is a terminal, unless NO_COLOR is set (to anything
+ * but the empty string) or TERM is `dumb`; FORCE_COLOR overrides both (`0` or `false` turns colours off).
+ */
+export function colorEnabled(io: CliIo): boolean {
+  const env = io.env ?? {};
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  if (env.NO_COLOR) return false;
+  if (env.TERM === 'dumb') return false;
+  return io.isTTY === true;
+}
+
+const severityWords: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'note' };
+
+const ansi = { reset: '\x1b[0m', bold: '\x1b[1m', dim: '\x1b[2m', red: '\x1b[31m', yellow: '\x1b[33m' };
+const severityColors: Record<Severity, string> = { error: ansi.red, warning: ansi.yellow, info: ansi.bold };
+
+/** `rule ID "description"`, plus the field for expressions other than the rule's filter. */
+function ruleLabel(entry: ExpressionEntry): string {
+  if (entry.rule === undefined) return '';
+  let label = `${entry.item ?? 'rule'} ${entry.rule}`;
+  if (entry.description !== undefined) label += ` ${JSON.stringify(entry.description)}`;
+  if (entry.kind === 'rewrite' && entry.field) label += `, ${entry.field}`;
+  return label;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function summaryLine(summary: Summary): string {
+  return (
+    `${plural(summary.expressions, 'expression')} checked: ${summary.valid} valid, ${summary.invalid} invalid, ` +
+    `${plural(summary.warnings, 'warning')}\n`
+  );
+}
+
+function warningLimitLine(summary: Summary): string {
+  return tooManyWarnings(summary)
+    ? `too many warnings: ${summary.warnings}, more than --max-warnings ${summary.maxWarnings}\n`
+    : '';
+}
+
+function renderText(
+  results: CheckedExpression[],
+  summary: Summary,
+  shown: (d: Diagnostic) => boolean,
+  options: ReportOptions,
+): string {
+  const paint = (color: string, text: string) => (options.color ? `${color}${text}${ansi.reset}` : text);
+  let out = '';
+  for (const { entry, diagnostics } of results) {
+    for (const diagnostic of diagnostics.filter(shown)) {
+      const { line, column } = entry.locate(diagnostic.span.start);
+      const color = severityColors[diagnostic.severity];
+      const label = ruleLabel(entry);
+      out += `${paint(ansi.bold, `${entry.source}:${line}:${column}:`)} `;
+      out += paint(color, `${severityWords[diagnostic.severity]}[${diagnostic.code}]`);
+      out += label ? ` (${label})\n` : '\n';
+      // Cloudflare's text: the header, the source line, then the carets and the message (which may span
+      // several lines, as regex errors do).
+      const [header, source, ...message] = formatDiagnostic(entry.expression, diagnostic)
+        .slice(0, -1)
+        .split('\n');
+      out += `${paint(color, header)}\n${source}\n${message.map((line) => `${paint(color, line)}\n`).join('')}`;
+      if (diagnostic.hint) out += `${paint(ansi.dim, `hint: ${diagnostic.hint}`)}\n`;
+    }
+  }
+  if (options.quiet) return out + warningLimitLine(summary);
+  return `${out}${out ? '\n' : ''}${summaryLine(summary)}${warningLimitLine(summary)}`;
+}
+
+function renderJson(
+  results: CheckedExpression[],
+  summary: Summary,
+  shown: (d: Diagnostic) => boolean,
+): string {
+  const report = {
+    ok: succeeded(summary),
+    summary,
+    results: results.map(({ entry, phase, ok, diagnostics }) => {
+      const start = entry.locate(0);
+      return {
+        source: entry.source,
+        item: entry.item ?? null,
+        rule: entry.rule ?? null,
+        description: entry.description ?? null,
+        field: entry.field ?? null,
+        kind: entry.kind,
+        phase: phase ?? null,
+        line: start.line,
+        column: start.column,
+        expression: entry.expression,
+        ok,
+        diagnostics: diagnostics.filter(shown).map((diagnostic) => {
+          const from = entry.locate(diagnostic.span.start);
+          const to = entry.locate(Math.max(diagnostic.span.start, diagnostic.span.end));
+          return {
+            severity: diagnostic.severity,
+            code: diagnostic.code,
+            message: diagnostic.message,
+            line: from.line,
+            column: from.column,
+            endLine: to.line,
+            endColumn: to.column,
+            ...(diagnostic.hint === undefined ? {} : { hint: diagnostic.hint }),
+            formatted: formatDiagnostic(entry.expression, diagnostic),
+          };
+        }),
+      };
+    }),
+  };
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** GitHub's workflow-command escaping: data escapes `%`, CR and LF; properties also `:` and `,`. */
+const escapeData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeProperty = (text: string) => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+const githubCommands: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
+
+function renderGithub(
+  results: CheckedExpression[],
+  summary: Summary,
+  shown: (d: Diagnostic) => boolean,
+  options: ReportOptions,
+): string {
+  let out = '';
+  for (const { entry, diagnostics } of results) {
+    for (const diagnostic of diagnostics.filter(shown)) {
+      const from = entry.locate(diagnostic.span.start);
+      const to = entry.locate(Math.max(diagnostic.span.start, diagnostic.span.end));
+      const properties = [
+        ...(entry.path === undefined ? [] : [`file=${escapeProperty(entry.path)}`]),
+        `line=${from.line}`,
+        `col=${from.column}`,
+        `endLine=${to.line}`,
+        `endColumn=${to.column}`,
+        `title=${escapeProperty(`cfrules ${diagnostic.code}`)}`,
+      ];
+      // Without a file the annotation cannot point anywhere: name the input in the message instead.
+      let message = entry.path === undefined ? `${entry.source}:${from.line}:${from.column}: ` : '';
+      const label = ruleLabel(entry);
+      if (label) message += `${label}: `;
+      message += diagnostic.message;
+      if (diagnostic.hint) message += `\nhint: ${diagnostic.hint}`;
+      out += `::${githubCommands[diagnostic.severity]} ${properties.join(',')}::${escapeData(message)}\n`;
+    }
+  }
+  if (options.quiet) return out + warningLimitLine(summary);
+  return out + summaryLine(summary) + warningLimitLine(summary);
+}

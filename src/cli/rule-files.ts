@@ -1,0 +1,287 @@
+import { spanOf, utf8Length } from '../lang/position.js';
+import { UsageError } from './command.js';
+
+/** A 1-based line and a 1-based column counted in UTF-8 bytes, like Cloudflare's positions. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** One expression to validate, with everything needed to say where it came from. */
+export interface ExpressionEntry {
+  /** How the input is named in messages: a file path, `<stdin>`, `<expression>` or `<expression N>`. */
+  source: string;
+  /** The file it came from (not set for command-line expressions and standard input). */
+  path?: string;
+  /** For JSON files: the rule or filter id, else its `ref`, else `#N` (its position in the list, from 1). */
+  rule?: string;
+  /** For JSON files: what `rule` identifies, a filter or a rule (firewall rule or ruleset rule). */
+  item?: 'filter' | 'rule';
+  /** The rule's (or filter's) description, when it has one. */
+  description?: string;
+  /** For JSON files: where the expression sits in the rule, e.g. `filter.expression`. */
+  field?: string;
+  expression: string;
+  kind: 'filter' | 'rewrite';
+  /** The phase the file implies: the ruleset's `phase` as written, `firewall_rules` for legacy objects. */
+  phase?: string;
+  /** Position in the input of an offset into `expression`. */
+  locate: (offset: number) => Position;
+}
+
+/** Where an expression typed on the command line (or read from stdin) has its positions: in itself. */
+export function expressionEntry(
+  source: string,
+  expression: string,
+  kind: 'filter' | 'rewrite',
+): ExpressionEntry {
+  return { source, expression, kind, locate: (offset) => spanOf(expression, offset, offset) };
+}
+
+/**
+ * Reads a `--file`: JSON when its first non-blank character is `[` or `{` (no expression starts that
+ * way), else a text file of expressions, one per line. Throws a UsageError for JSON that is malformed or
+ * does not have one of the shapes the Cloudflare API uses.
+ */
+export function readRuleFile(name: string, path: string | undefined, text: string): ExpressionEntry[] {
+  const content = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  if (/^\s*[[{]/.test(content)) return readJsonFile(name, path, content);
+  return readTextFile(name, path, content);
+}
+
+/** One expression per line; blank lines and lines starting with `#` are skipped. */
+function readTextFile(name: string, path: string | undefined, text: string): ExpressionEntry[] {
+  const entries: ExpressionEntry[] = [];
+  text.split(/\r?\n/).forEach((line, index) => {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) return;
+    entries.push({
+      source: name,
+      path,
+      expression: line,
+      kind: 'filter',
+      // The expression is the whole line, so its columns are the file's.
+      locate: (offset) => ({ line: index + 1, column: spanOf(line, offset, offset).column }),
+    });
+  });
+  return entries;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const expectedShapes =
+  'expected an array of filters ([{"id", "expression"}]) or of firewall rules ([{"id", "filter": ' +
+  '{"expression"}, "action"}]), a ruleset ({"phase", "rules": [{"expression", "action"}]}), or one of ' +
+  'them in an API response ({"result": …})';
+
+/** Extracts the expressions of filters, firewall rules or a ruleset, as the Cloudflare API shows them. */
+function readJsonFile(name: string, path: string | undefined, text: string): ExpressionEntry[] {
+  let document: Json;
+  try {
+    document = JSON.parse(text) as Json;
+  } catch (error) {
+    throw new UsageError(`${name} is not valid JSON: ${jsonErrorMessage(text, error as Error)}`);
+  }
+  const strings = new JsonStrings(text);
+  const entries: ExpressionEntry[] = [];
+  const fail: (what: string) => never = (what) => {
+    throw new UsageError(`${name}: ${what}`);
+  };
+  const add = (expression: string, kind: 'filter' | 'rewrite', field: string, about: RuleInfo) => {
+    entries.push({
+      source: name,
+      path,
+      rule: about.rule,
+      item: about.item,
+      description: about.description,
+      field,
+      expression,
+      kind,
+      phase: about.phase,
+      locate: strings.locator(expression),
+    });
+  };
+
+  let body = document;
+  // The API's envelope: {result, success, errors, messages}.
+  if (isObject(body) && 'result' in body && !('rules' in body) && !('expression' in body)) {
+    if (body.success === false)
+      fail(`the API response reports a failure: ${JSON.stringify(body.errors ?? [])}`);
+    body = body.result;
+  }
+
+  if (Array.isArray(body)) {
+    for (const [index, item] of body.entries()) {
+      if (!isObject(item)) fail(`item #${index + 1} is not an object; ${expectedShapes}`);
+      readLegacyItem(item, index, add, fail);
+    }
+  } else if (isObject(body) && Array.isArray(body.rules)) {
+    const phase = body.phase ?? undefined;
+    if (phase !== undefined && typeof phase !== 'string') fail('the ruleset\'s "phase" is not a string');
+    for (const [index, rule] of body.rules.entries()) {
+      if (!isObject(rule)) fail(`rule #${index + 1} of the ruleset is not an object`);
+      const about = ruleInfo(rule, index, phase);
+      if (typeof rule.expression !== 'string')
+        fail(`rule ${about.rule} of the ruleset has no "expression" string`);
+      add(rule.expression, 'filter', 'expression', about);
+      addRewrites(rule, about, add);
+    }
+  } else if (isObject(body) && (isObject(body.filter) || typeof body.expression === 'string')) {
+    readLegacyItem(body, 0, add, fail); // one filter or firewall rule, as GET …/filters/ID returns it
+  } else {
+    fail(`unrecognised JSON: ${expectedShapes}`);
+  }
+  return entries;
+}
+
+interface RuleInfo {
+  rule: string;
+  item: 'filter' | 'rule';
+  description?: string;
+  phase?: string;
+}
+
+type Add = (expression: string, kind: 'filter' | 'rewrite', field: string, about: RuleInfo) => void;
+
+/** A filter (`{id, expression}`) or a firewall rule (`{id, filter: {id, expression}, action}`). */
+function readLegacyItem(item: JsonObject, index: number, add: Add, fail: (what: string) => never): void {
+  const filter = item.filter;
+  if (isObject(filter)) {
+    const about = ruleInfo(item, index, 'firewall_rules');
+    if (about.description === undefined && typeof filter.description === 'string' && filter.description)
+      about.description = filter.description;
+    if (typeof filter.expression !== 'string')
+      fail(`the filter of firewall rule ${about.rule} has no "expression" string`);
+    add(filter.expression as string, 'filter', 'filter.expression', about);
+  } else if (typeof item.expression === 'string') {
+    // A filter, or a ruleset rule given without its ruleset (it has an action, and no known phase).
+    const about =
+      'action' in item ? ruleInfo(item, index, undefined) : ruleInfo(item, index, 'firewall_rules', 'filter');
+    add(item.expression, 'filter', 'expression', about);
+    addRewrites(item, about, add);
+  } else {
+    fail(`item #${index + 1} has neither "expression" nor "filter": ${expectedShapes}`);
+  }
+}
+
+function ruleInfo(
+  item: JsonObject,
+  index: number,
+  phase: string | undefined,
+  kind: 'filter' | 'rule' = 'rule',
+): RuleInfo {
+  const text = (value: Json | undefined) => (typeof value === 'string' && value !== '' ? value : undefined);
+  return {
+    rule: text(item.id) ?? text(item.ref) ?? `#${index + 1}`,
+    item: kind,
+    description: text(item.description),
+    phase,
+  };
+}
+
+/** Rewrite expressions of URL rewrites, header modifications and dynamic redirects. */
+function addRewrites(rule: JsonObject, about: RuleInfo, add: Add): void {
+  const parameters = rule.action_parameters;
+  if (!isObject(parameters)) return;
+  const at = (value: Json | undefined, ...keys: string[]): Json | undefined => {
+    let current = value;
+    for (const key of keys) current = isObject(current) ? current[key] : undefined;
+    return current;
+  };
+  const rewrite = (value: Json | undefined, field: string) => {
+    if (typeof value === 'string') add(value, 'rewrite', `action_parameters.${field}`, about);
+  };
+  rewrite(at(parameters, 'uri', 'path', 'expression'), 'uri.path.expression');
+  rewrite(at(parameters, 'uri', 'query', 'expression'), 'uri.query.expression');
+  const headers = parameters.headers;
+  if (isObject(headers))
+    for (const [header, change] of Object.entries(headers))
+      rewrite(at(change, 'expression'), `headers.${header}.expression`);
+  rewrite(at(parameters, 'from_value', 'target_url', 'expression'), 'from_value.target_url.expression');
+}
+
+/** V8 reports JSON errors by offset; say the line and column too. */
+function jsonErrorMessage(text: string, error: Error): string {
+  const match = /at position (\d+)/.exec(error.message);
+  if (!match || /line \d+/.test(error.message)) return error.message;
+  const { line, column } = spanOf(text, Number(match[1]), Number(match[1]));
+  return `${error.message} (line ${line}, column ${column})`;
+}
+
+/**
+ * The string literals of a JSON text, to find where an expression is written: the raw text may escape it
+ * in several ways (`\"`, `\u00e9`, `\/`), so literals are decoded and compared, not searched for.
+ */
+class JsonStrings {
+  private literals?: { start: number; end: number; value: string; used: boolean }[];
+  private cursor = 0;
+  private lineStarts?: number[];
+
+  constructor(private readonly text: string) {}
+
+  /** A function that maps offsets into `expression` to positions in the file (line 1 if not found). */
+  locator(expression: string): (offset: number) => Position {
+    const literal = this.claim(expression);
+    if (!literal) return () => ({ line: 1, column: 1 });
+    return (offset) => this.position(rawOffset(this.text, literal.start + 1, literal.end - 1, offset));
+  }
+
+  /** The first unused literal holding `value`, looking after the previous one first (document order). */
+  private claim(value: string) {
+    this.literals ??= scanStrings(this.text);
+    const literals = this.literals;
+    const matches = (i: number) => !literals[i].used && literals[i].value === value;
+    let found = -1;
+    for (let i = this.cursor; i < literals.length && found < 0; i++) if (matches(i)) found = i;
+    for (let i = 0; i < this.cursor && found < 0; i++) if (matches(i)) found = i;
+    if (found < 0) return undefined;
+    literals[found].used = true;
+    this.cursor = found + 1;
+    return literals[found];
+  }
+
+  private position(offset: number): Position {
+    if (!this.lineStarts) {
+      this.lineStarts = [0];
+      for (let i = 0; i < this.text.length; i++)
+        if (this.text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+    }
+    const starts = this.lineStarts;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle] <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: utf8Length(this.text, starts[low], offset) + 1 };
+  }
+}
+
+/** Every string value (not the keys) of a valid JSON text, with its decoded value. */
+function scanStrings(text: string) {
+  const literals: { start: number; end: number; value: string; used: boolean }[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) !== 34) continue; // outside strings, a quote always opens one
+    const start = i;
+    for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+    const end = i + 1;
+    if (/^\s*:/.test(text.slice(end, end + 32))) continue; // a key, not a value
+    literals.push({ start, end, value: JSON.parse(text.slice(start, end)) as string, used: false });
+  }
+  return literals;
+}
+
+/** The offset in the raw literal `text[from, to)` of the decoded offset `target`. */
+function rawOffset(text: string, from: number, to: number, target: number): number {
+  let raw = from;
+  for (let decoded = 0; decoded < target && raw < to; decoded++) {
+    if (text.charCodeAt(raw) !== 92) raw += 1;
+    else raw += text[raw + 1] === 'u' ? 6 : 2;
+  }
+  return raw;
+}

@@ -1,0 +1,134 @@
+// docs/cli.md and the command agree: every help text is in the page verbatim, every option the help lists is
+// accepted, and every example in a ```console block prints what the page shows.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { validateOptions } from '../../src/cli/commands/validate.js';
+import { commands } from '../../src/cli/main.js';
+import { PHASES, PLANS } from '../../src/scheme/profile.js';
+import { cfrules, shell } from './run-binary.js';
+
+const page = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+
+interface Block {
+  info: string;
+  text: string;
+  line: number;
+}
+
+/** The fenced blocks of the page, with their info string and the line of the opening fence. */
+function fencedBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\S*)\s*$/.exec(lines[i]);
+    if (!open) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && lines[i] !== '```'; i++) body.push(lines[i]);
+    blocks.push({ info: open[1], text: body.map((line) => `${line}\n`).join(''), line: start + 1 });
+  }
+  return blocks;
+}
+
+const blocks = fencedBlocks(page);
+const inBlock = (text: string) => blocks.some((block) => block.text.includes(text));
+
+describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
+  it('shows `cfrules --help` verbatim', async () => {
+    const help = await cfrules(['--help']);
+    expect(help.code).toBe(0);
+    expect(inBlock(help.stdout), `docs/cli.md lacks:\n${help.stdout}`).toBe(true);
+  });
+
+  for (const command of commands) {
+    it(`shows \`cfrules ${command.name} --help\` verbatim, and has a section and a table row for it`, async () => {
+      const help = await cfrules([command.name, '--help']);
+      expect(help).toEqual({ code: 0, stdout: command.help, stderr: '' });
+      expect(inBlock(command.help), `docs/cli.md lacks the help of ${command.name}:\n${command.help}`).toBe(
+        true,
+      );
+      expect(page).toContain(`\n## \`cfrules ${command.name}\`\n`);
+      expect(page).toMatch(
+        new RegExp(`\\n\\| \\[?\`cfrules ${command.name}\`(\\]\\(#cfrules-${command.name}\\))? \\|`),
+      );
+    });
+
+    it(`accepts every option that \`cfrules ${command.name} --help\` lists`, async () => {
+      const options = [...command.help.matchAll(/^ {2}(?:-\w, | {4})(--[\w-]+)(?: ([A-Z=]+))?/gm)];
+      expect(options.length).toBeGreaterThan(1);
+      const runs = options
+        .filter(([, option]) => option !== '--help')
+        .map(async ([, option, value]) => {
+          const args = value ? [option, sampleValue(option)] : [option];
+          const result = await cfrules([command.name, ...args, '-e', 'ssl']);
+          return { args: args.join(' '), ...result };
+        });
+      for (const result of await Promise.all(runs)) {
+        expect(result.stderr, `${command.name} ${result.args}`).not.toMatch(/Unknown option/);
+        expect(result.code, `${command.name} ${result.args}: ${result.stderr}`).not.toBe(2);
+      }
+    });
+  }
+
+  it('lists every option of `cfrules validate` in its help', () => {
+    for (const [name, option] of Object.entries(validateOptions)) {
+      expect(validateCommandHelp()).toContain(`--${name}`);
+      if ('short' in option) expect(validateCommandHelp()).toContain(`-${option.short}, --${name}`);
+    }
+  });
+
+  it('names every plan and phase that --plan and --phase accept', () => {
+    for (const name of [...PLANS, ...PHASES]) expect(page).toContain(`\`${name}\``);
+  });
+
+  const examples = blocks.filter((block) => block.info === 'console');
+  it('has console examples', () => {
+    expect(examples.length).toBeGreaterThan(10);
+  });
+  for (const block of examples) {
+    it(`example at docs/cli.md:${block.line} prints what the page shows`, async () => {
+      expect(await runExample(block.text)).toBe(block.text);
+    });
+  }
+});
+
+function validateCommandHelp(): string {
+  const command = commands.find((c) => c.name === 'validate');
+  if (!command) throw new Error('no validate command');
+  return command.help;
+}
+
+/** A value that each option taking one accepts. */
+function sampleValue(option: string): string {
+  const samples: Record<string, string> = {
+    '--expression': 'ssl',
+    '--file': 'examples/rules/expressions.txt',
+    '--plan': 'business',
+    '--phase': 'http_request_firewall_custom',
+    '--list': 'office=ip',
+    '--max-length': '4096',
+    '--disable-lint': 'deprecated-field',
+    '--format': 'json',
+    '--max-warnings': '10',
+  };
+  const value = samples[option];
+  if (value === undefined) throw new Error(`docs.test.ts: add a sample value for ${option}`);
+  return value;
+}
+
+/**
+ * Replays a console example: each `$ COMMAND` line runs in one shell session (so `echo $?` sees the status
+ * of the command before), and the result is the transcript, commands and their output interleaved.
+ */
+async function runExample(text: string): Promise<string> {
+  const commandsOfBlock = text
+    .split('\n')
+    .filter((line) => line.startsWith('$ '))
+    .map((line) => line.slice(2));
+  const marker = '@@cfrules-example@@';
+  const script = commandsOfBlock
+    .map((command) => `__status=$?; printf '%s\\n' '${marker}'; (exit $__status)\n${command}`)
+    .join('\n');
+  const outputs = (await shell(script)).split(`${marker}\n`).slice(1);
+  return commandsOfBlock.map((command, i) => `$ ${command}\n${outputs[i] ?? ''}`).join('');
+}
