@@ -4,7 +4,7 @@ import { spanOf } from '../lang/position.js';
 import type { Phase, Plan } from '../scheme/profile.js';
 import { cloudflareScheme, type ListDefinition, type ListKind, type Scheme } from '../scheme/scheme.js';
 import { TypeChecker } from './checker.js';
-import { type LintCode, lint } from './lints.js';
+import { lint } from './lints.js';
 import { checkProfile } from './profile-rules.js';
 import type { TypedExpression } from './typed-ast.js';
 

@@ -293,7 +293,7 @@ const definitions: FunctionDefinition[] = [
     phases: [...REQUEST_TRANSFORMS, 'http_request_dynamic_redirect'],
     rewriteOnly: true,
     oncePerExpression: true,
-    description: 'Replaces a whole-value wildcard match, with ${1}…${8} captures.',
+    description: 'Replaces a whole-value wildcard match; the replacement may use captures $1 to $8 (written with braces).',
   },
   {
     name: 'bit_slice',

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type ValidateOptions, validate } from '../../src/check/validate.js';
-import { type Diagnostic, formatDiagnostic } from '../../src/lang/diagnostics.js';
+import type { Diagnostic } from '../../src/lang/diagnostics.js';
 import { PHASES, PLANS } from '../../src/scheme/profile.js';
+import { verdictOf } from '../support/verdict.js';
 
 /**
  * The validator corpus (test/check/corpus.json): Cloudflare documentation examples, each with the plan and
@@ -87,12 +88,8 @@ function optionsOf(entry: CorpusEntry): ValidateOptions {
 }
 
 /** What a user sees of an error: its code, message, position and caret count. */
-function seen(source: string, diagnostic: Diagnostic): Required<ExpectedError> {
-  const caretLine = formatDiagnostic(source, diagnostic).split('\n')[2] ?? '';
-  const carets = (caretLine.match(/\^+/) ?? [''])[0].length;
-  const { code, message, span } = diagnostic;
-  return { code, message, line: span.line, column: span.column, carets };
-}
+const seen = (source: string, diagnostic: Diagnostic): Required<ExpectedError> =>
+  verdictOf(source, diagnostic);
 
 /** Only the keys the entry states. */
 function pick(actual: Required<ExpectedError>, expected: ExpectedError): ExpectedError {

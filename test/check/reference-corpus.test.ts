@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../src/check/validate.js';
-import { formatDiagnostic } from '../../src/lang/diagnostics.js';
+import { verdictOf } from '../support/verdict.js';
 
 /**
  * The reference corpus (test/lang/corpus.json) through the whole validator: every entry, syntax-only or
@@ -21,9 +21,8 @@ const corpus: CorpusEntry[] = JSON.parse(
 function verdict(expr: string) {
   const error = validate(expr, { lints: false }).diagnostics.find((d) => d.severity === 'error');
   if (!error) return null;
-  const caretLine = formatDiagnostic(expr, error).split('\n')[2] ?? '';
-  const carets = (caretLine.match(/\^+/) ?? [''])[0].length;
-  return { message: error.message, line: error.span.line, column: error.span.column, carets };
+  const { code: _, ...seen } = verdictOf(expr, error);
+  return seen;
 }
 
 describe('reference corpus through the validator', () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ValueExpression } from '../../src/lang/ast.js';
-import { formatDiagnostic } from '../../src/lang/diagnostics.js';
 import { parse } from '../../src/lang/parse.js';
+import { verdictOf } from '../support/verdict.js';
 
 /**
  * The corpus (test/lang/corpus.json) holds expressions with the reference engine's verdict, written from
@@ -40,9 +40,8 @@ function verdict(expr: string) {
   const result = parse(expr, { hooks: { isBoolValue } });
   const [d] = result.diagnostics;
   if (!d) return null;
-  const caretLine = formatDiagnostic(expr, d).split('\n')[2] ?? '';
-  const carets = (caretLine.match(/\^+/) ?? [''])[0].length;
-  return { message: d.message, line: d.span.line, column: d.span.column, carets };
+  const { code: _, ...seen } = verdictOf(expr, d);
+  return seen;
 }
 
 describe('reference corpus', () => {

@@ -26,7 +26,16 @@ import type {
 } from '../../src/lang/ast.js';
 
 /** Spans are not part of what the properties compare, so every node shares this one. */
-const span: Span = { start: 0, end: 0, line: 1, column: 1 };
+export const span: Span = { start: 0, end: 0, line: 1, column: 1 };
+
+/** Characters and words that matter to the lexer, so that random text reaches deep into it. */
+export const lexerPieces: readonly string[] = [
+  ...'()[]{},$*"#\\r .:-/!=<>~&|^\t\n0123456789abcdefxz_A'.split(''),
+  'and ',
+  ' or ',
+  'not ',
+  'any(',
+];
 
 /** Words the lexer treats as operators or keywords somewhere; no name segment equals one of them. */
 const KEYWORDS = new Set([

@@ -36,10 +36,7 @@ import type {
 } from '../../src/lang/ast.js';
 import { cloudflareScheme, type FieldDefinition } from '../../src/scheme/scheme.js';
 import { arrayOf, elementType, mapOf, type Type, typeName } from '../../src/scheme/types.js';
-import { stringLiteral, utf8Binary } from './arbitraries.js';
-
-/** Spans do not matter to the printer, so every node shares this one. */
-const span: Span = { start: 0, end: 0, line: 1, column: 1 };
+import { span, stringLiteral, utf8Binary } from './arbitraries.js';
 
 const bare = (text: string): BareLiteral => ({ kind: 'bare', text, span });
 const str = (value: string, raw = false): StringLiteral => ({ kind: 'string', value, raw, span });

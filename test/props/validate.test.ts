@@ -11,6 +11,7 @@ import { formatDiagnostic } from '../../src/lang/diagnostics.js';
 import { type FormatOptions, formatExpression } from '../../src/lang/format.js';
 import { PHASES, PLANS } from '../../src/scheme/profile.js';
 import { cloudflareScheme } from '../../src/scheme/scheme.js';
+import { lexerPieces } from './arbitraries.js';
 import { CALLS, typedFilter } from './typed-arbitraries.js';
 
 const TYPED_RUNS = 1500;
@@ -162,12 +163,8 @@ function neverThrows(source: string, opts: ValidateOptions = {}): void {
 
 /** Pieces that matter to the lexer and the checker, so that random text reaches deep into both. */
 const piece = fc.constantFrom(
-  ...'()[]{},$*"#\\r .:-/!=<>~&|^\t\n0123456789abcdefxz_A'.split(''),
-  'and ',
-  ' or ',
+  ...lexerPieces,
   ' xor ',
-  'not ',
-  'any(',
   'all(',
   ' eq ',
   ' == ',
