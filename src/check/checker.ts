@@ -15,10 +15,10 @@ import { isSpace, trimmedRange } from '../lang/lexer.js';
 import type { ScanResult } from '../lang/literals.js';
 import { PositionTracker } from '../lang/position.js';
 import type { FunctionDefinition, LiteralValue, Parameter, ParameterType } from '../scheme/functions.js';
-import { listItemType, type Scheme } from '../scheme/scheme.js';
+import { type ListKind, listItemType, type Scheme } from '../scheme/scheme.js';
 import { arrayOf, elementType, sameType, type Type, typeDebugName, typeName } from '../scheme/types.js';
 import { formatIp, type IpAddress, type IpRange } from './ip.js';
-import { checkRegex } from './regex.js';
+import { checkRegex } from './regex/index.js';
 import type {
   ExpressionType,
   TypedArgument,
@@ -38,6 +38,12 @@ export interface CheckerOptions {
   /** `rewrite`: the root is a value (Transform Rules), not a condition. */
   expression: 'filter' | 'rewrite';
 }
+
+/** The fields Cloudflare lets hostname and ASN lists follow (rules-language.md §2.5); IP lists fit any Ip. */
+const listFields: Partial<Record<ListKind, readonly string[]>> = {
+  hostname: ['http.host'],
+  asn: ['ip.src.asnum'],
+};
 
 /** Operators each left-side type supports (engine-semantics §3). */
 const operatorTypes: Record<ComparisonOperator, readonly Type[]> = {
@@ -147,7 +153,7 @@ export class TypeChecker implements ParseHooks {
     }
     if (op === 'in') return this.readSet(type, start);
     const scanned = this.scanValue(type, start);
-    if (!scanned.ok) return this.problem(scanned.problem);
+    if (!scanned.ok) return this.problem(scanned.problem, start);
     this.pending = { kind: 'value', type, value: scanned.value, end: scanned.end };
     return undefined;
   }
@@ -208,7 +214,7 @@ export class TypeChecker implements ParseHooks {
     const typed = this.typeExpression(ast);
     if ('severity' in typed) return typed;
     if (this.options.expression === 'rewrite') {
-      if (typed.kind === 'predicate' && !typed.value.mapped && typed.type !== 'Bool') return typed;
+      if (typed.kind === 'predicate' && !typed.value.mapped && typed.type === 'Bytes') return typed;
       return this.error(
         'type-mismatch',
         `expected value of type Bytes, but got ${typeName(typed.type)}`,
@@ -437,7 +443,7 @@ export class TypeChecker implements ParseHooks {
         end = int.end;
       } else {
         const bytes = scanBytes(source, span.start, inputEnd);
-        if (!bytes.ok) return this.problem(bytes.problem);
+        if (!bytes.ok) return this.problem(bytes.problem, span.start);
         typed = { kind: 'literal', value: bytes.value, type: 'Bytes', span };
         end = bytes.end;
       }
@@ -488,6 +494,10 @@ export class TypeChecker implements ParseHooks {
           `invalid value of argument #${index}: invalid argument: ${JSON.stringify(problem)}`,
         );
     }
+    if (parameter.pattern && typed.kind === 'literal' && typeof typed.value === 'string') {
+      const message = patternError(parameter.pattern, typed.value);
+      if (message) return at(`invalid-${parameter.pattern}`, message);
+    }
     if (parameter.fields && !(typed.kind === 'field' && parameter.fields.includes(typed.name))) {
       const problem = `${definition.name} only accepts ${parameter.fields.join(' or ')}`;
       return at(
@@ -525,7 +535,7 @@ export class TypeChecker implements ParseHooks {
       while (i < inputEnd && isSpace(source.charCodeAt(i))) i++;
       if (source.charCodeAt(i) === 0x7d /* } */ && i < inputEnd) break;
       const item = this.scanSetItem(type, i);
-      if (!item.ok) return this.problem(item.problem);
+      if (!item.ok) return this.problem(item.problem, i, type);
       items.push({ value: item.value, start: i, end: item.end });
       i = item.end;
     }
@@ -638,10 +648,31 @@ export class TypeChecker implements ParseHooks {
           rhs.span.end,
         );
       }
+      const fields = scheme.cloudflare ? listFields[declared.kind] : undefined;
+      if (fields && !(lhs.kind === 'field' && fields.includes(lhs.name))) {
+        return this.error(
+          'list-kind',
+          `$${rhs.name} is ${declared.kind === 'asn' ? 'an ASN' : 'a hostname'} list; it can only be used with ${fields.join(' or ')}`,
+          rhs.span.start,
+          rhs.span.end,
+        );
+      }
       return { kind: 'list', name: rhs.name, list: declared, span: rhs.span };
     }
-    if (!scheme.openLists || this.options.lists) {
-      return this.error('unknown-list', `unknown list $${rhs.name}`, rhs.span.start, rhs.span.end);
+    // Cloudflare's own lists are all known, and account list names have no dots.
+    if (!scheme.openLists || this.options.lists || rhs.name.startsWith('cf.')) {
+      const diagnostic = this.error(
+        'unknown-list',
+        `unknown list $${rhs.name}`,
+        rhs.span.start,
+        rhs.span.end,
+      );
+      const suggestion = closestName(rhs.name, [
+        ...scheme.lists.keys(),
+        ...(this.options.lists?.keys() ?? []),
+      ]);
+      if (suggestion) diagnostic.hint = `did you mean $${suggestion}?`;
+      return diagnostic;
     }
     // An undeclared account list: its kind follows from what it is compared with.
     const kind =
@@ -664,18 +695,21 @@ export class TypeChecker implements ParseHooks {
     return { severity: 'error', code, message, span: this.span(start, end ?? this.inputEnd) };
   }
 
-  private problem(problem: { message: string; start: number; end?: number }): Diagnostic {
-    const diagnostic = this.error(
-      codeForLiteralProblem(problem.message),
-      problem.message,
-      problem.start,
-      problem.end,
-    );
-    const hint = literalHint(
-      problem.message,
-      this.source.charAt(problem.start),
-      this.source.slice(problem.start, problem.end),
-    );
+  /**
+   * An invalid literal starting at `literalStart`; `setType` when it is an item of a set of that type.
+   * A problem inside a quoted or raw string is a string problem, whatever its message.
+   */
+  private problem(
+    problem: { message: string; start: number; end?: number },
+    literalStart: number,
+    setType?: 'Bytes' | 'Int' | 'Ip',
+  ): Diagnostic {
+    const opening = this.source.charAt(literalStart);
+    const inString = (opening === '"' || opening === 'r') && problem.start > literalStart;
+    const code = inString ? 'invalid-string' : codeForLiteralProblem(problem.message);
+    const diagnostic = this.error(code, problem.message, problem.start, problem.end);
+    const text = this.source.slice(problem.start, problem.end ?? this.inputEnd);
+    const hint = literalHint(problem.message, text, setType);
     if (hint) diagnostic.hint = hint;
     return diagnostic;
   }
@@ -774,9 +808,22 @@ function codeForLiteralProblem(message: string): string {
   return 'invalid-string';
 }
 
+/** Why a pattern argument (regex_replace, wildcard_replace) is invalid, if it is. */
+function patternError(kind: 'regex' | 'wildcard', pattern: string): string | undefined {
+  if (kind === 'wildcard') {
+    const parsed = parseWildcard(pattern);
+    return parsed.ok ? undefined : parsed.message;
+  }
+  const problem = checkRegex(pattern);
+  return problem?.kind === 'invalid' ? problem.message : undefined;
+}
+
+const setExamples = { Int: '{80 443}', Bytes: '{"a" "b"}', Ip: '{192.0.2.1 192.0.2.2}' };
+
 /** A friendlier explanation of the literal mistakes people make most. */
-function literalHint(message: string, first: string, text: string): string | undefined {
-  if (first === ',') return 'set items are separated by spaces, not commas: {80 443}';
+function literalHint(message: string, text: string, setType?: 'Bytes' | 'Int' | 'Ip'): string | undefined {
+  const first = text.charAt(0);
+  if (first === ',') return `set items are separated by spaces, not commas: ${setExamples[setType ?? 'Int']}`;
   if (first === '"' && message === 'expected digit')
     return 'integers are written without quotes: tcp.dstport eq 443';
   if (first === '"' && message === 'expected IP address character')
@@ -791,6 +838,7 @@ function literalHint(message: string, first: string, text: string): string | und
 
 /** The known name closest to a misspelt one, when it is close enough to be a likely typo. */
 function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  if (name.length < 4) return undefined; // any short name is "close" to some other short name
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(name.length / 4)) + 1;
   for (const candidate of candidates) {

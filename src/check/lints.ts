@@ -29,7 +29,15 @@ const hasLower = (text: string) => /[a-z]/.test(text);
 const display = (bytes: string) =>
   JSON.stringify(new TextDecoder().decode(Uint8Array.from(bytes, (c) => c.charCodeAt(0))));
 
-export function lint(ast: TypedExpression, enabled: (code: LintCode) => boolean): Diagnostic[] {
+/**
+ * The warnings for a typed tree, in the order of the text. `spanAt` turns offsets into a span (lints
+ * sometimes point at part of a node).
+ */
+export function lint(
+  ast: TypedExpression,
+  enabled: (code: LintCode) => boolean,
+  spanAt: (start: number, end: number) => Span,
+): Diagnostic[] {
   const warnings: Diagnostic[] = [];
   const warn = (code: LintCode, message: string, span: Span, hint?: string) => {
     if (!enabled(code)) return;
@@ -54,7 +62,7 @@ export function lint(ast: TypedExpression, enabled: (code: LintCode) => boolean)
         warn(
           'uppercase-header-key',
           `header names are lower-case in ${target.name}, so ${display(node.index.key)} never matches`,
-          { ...node.span, start: target.span.end },
+          spanAt(target.span.end, node.span.end),
           `write ${display(node.index.key.toLowerCase())}`,
         );
     } else if (node.kind === 'call' && node.name === 'has_key') {

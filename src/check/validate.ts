@@ -77,7 +77,8 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
   const lints = options.lints;
   if (lints !== false) {
     const enabled = (code: string) => lints?.[code] !== false;
-    const warnings = [...checker.warnings.filter((w) => enabled(w.code)), ...lint(typed, enabled)];
+    const spanAt = (start: number, end: number) => spanOf(source, start, end);
+    const warnings = [...checker.warnings.filter((w) => enabled(w.code)), ...lint(typed, enabled, spanAt)];
     diagnostics.push(...warnings.sort((a, b) => a.span.start - b.span.start));
   }
   const ok = diagnostics.every((d) => d.severity !== 'error');
@@ -86,7 +87,12 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
 
 function declaredLists(lists: Record<string, ListKind> | undefined): Map<string, ListDefinition> | undefined {
   if (!lists) return undefined;
-  return new Map(Object.entries(lists).map(([name, kind]) => [name.replace(/^\$/, ''), { name, kind }]));
+  return new Map(
+    Object.entries(lists).map(([written, kind]) => {
+      const name = written.replace(/^\$/, '');
+      return [name, { name, kind }];
+    }),
+  );
 }
 
 /** Unicode characters (code points) in a string: a surrogate pair counts once. */

@@ -27,6 +27,8 @@ export interface Parameter {
   checkValue?: (value: LiteralValue) => string | undefined;
   /** For field arguments: the only fields accepted (remove_query_args works on the query only). */
   fields?: readonly string[];
+  /** A literal that is a pattern, checked like the right side of `matches` or `wildcard`. */
+  pattern?: 'regex' | 'wildcard';
 }
 
 export interface FunctionDefinition {
@@ -204,7 +206,11 @@ const definitions: FunctionDefinition[] = [
   },
   {
     name: 'regex_replace',
-    params: [bytes('source'), bytes('regex', 'literal'), bytes('replacement', 'literal')],
+    params: [
+      bytes('source'),
+      { ...bytes('regex', 'literal'), pattern: 'regex' },
+      bytes('replacement', 'literal'),
+    ],
     returns: 'Bytes',
     phases: REWRITE_PHASES,
     rewriteOnly: true,
@@ -287,13 +293,18 @@ const definitions: FunctionDefinition[] = [
   },
   {
     name: 'wildcard_replace',
-    params: [bytes('source'), bytes('pattern', 'literal'), bytes('replacement', 'literal')],
+    params: [
+      bytes('source'),
+      { ...bytes('pattern', 'literal'), pattern: 'wildcard' },
+      bytes('replacement', 'literal'),
+    ],
     optional: [bytes('flags', 'literal', flags('s'))],
     returns: 'Bytes',
     phases: [...REQUEST_TRANSFORMS, 'http_request_dynamic_redirect'],
     rewriteOnly: true,
     oncePerExpression: true,
-    description: 'Replaces a whole-value wildcard match; the replacement may use captures $1 to $8 (written with braces).',
+    description:
+      'Replaces a whole-value wildcard match; the replacement may use captures $1 to $8 (written with braces).',
   },
   {
     name: 'bit_slice',

@@ -218,6 +218,14 @@ describe('validate: lints', () => {
     });
   }
 
+  it('points at the part of the expression that is wrong', () => {
+    const [warning] = validate('ssl and http.request.headers["User-Agent"][0] contains "x"').diagnostics;
+    expect(warning?.span).toMatchObject({ line: 1, column: 29 });
+    expect(
+      formatDiagnostic('ssl and http.request.headers["User-Agent"][0] contains "x"', warning as never),
+    ).toContain(`\n${' '.repeat(28)}${'^'.repeat(14)} header names`);
+  });
+
   it('does not warn about plausible comparisons', () => {
     for (const source of [
       'cf.bot_management.score lt 30',
@@ -324,5 +332,56 @@ describe('hints', () => {
       'a CIDR range can only be used in a set: ip.src in {192.0.2.0/24}',
     );
     expect(hintOf('ip.src in {10.0.0.1/8}')).toContain('network address');
+  });
+});
+
+describe('fixes from review', () => {
+  it('wants a rewrite expression to be a string', () => {
+    expect(errorOf('tcp.dstport', { expression: 'rewrite' })?.message).toBe(
+      'expected value of type Bytes, but got Int',
+    );
+    expect(validate('to_string(cf.bot_management.score)', { expression: 'rewrite' }).ok).toBe(true);
+  });
+
+  it('checks the patterns of regex_replace and wildcard_replace', () => {
+    const rewrite = { expression: 'rewrite' } as const;
+    expect(errorOf('regex_replace(http.host, "(", "b")', rewrite)?.code).toBe('invalid-regex');
+    expect(errorOf('wildcard_replace(http.host, "**", "b")', rewrite)).toMatchObject({
+      code: 'invalid-wildcard',
+      message: 'wildcard contains a double star',
+      column: 29,
+    });
+  });
+
+  it('knows every Cloudflare list: an unknown $cf. name is a mistake, not an account list', () => {
+    expect(validate('ip.src in $cf.open_proxies').ok).toBe(true);
+    const unknown = validate('ip.src in $cf.open_proxy').diagnostics[0];
+    expect(unknown).toMatchObject({ code: 'unknown-list', hint: 'did you mean $cf.open_proxies?' });
+  });
+
+  it('lets hostname lists follow http.host and ASN lists ip.src.asnum only', () => {
+    const lists = { hosts: 'hostname', asns: 'asn' } as const;
+    expect(codes('http.request.uri.path in $hosts', { lists })).toEqual(['list-kind']);
+    expect(codes('cf.edge.server_port in $asns', { lists })).toEqual(['list-kind']);
+    expect(validate('http.host in $hosts and ip.src.asnum in $asns', { lists }).ok).toBe(true);
+  });
+
+  it('names declared lists without their $', () => {
+    const ast = validate('ip.src in $office', { lists: { $office: 'ip' } }).ast;
+    expect(ast?.kind === 'comparison' && ast.rhs.kind === 'list' && ast.rhs.list.name).toBe('office');
+  });
+
+  it('suggests names only for names long enough to be typos', () => {
+    expect(validate('ab eq "x"').diagnostics[0]?.hint).toBeUndefined();
+  });
+
+  it('gives string problems the string code, and set hints in the set type', () => {
+    expect(errorOf('http.host eq "\\x3g"')?.code).toBe('invalid-string');
+    expect(validate('http.host in {"a", "b"}').diagnostics[0]?.hint).toBe(
+      'set items are separated by spaces, not commas: {"a" "b"}',
+    );
+    expect(validate('ip.src in {10.0.0.1, 10.0.0.2}').diagnostics[0]?.hint).toBe(
+      'set items are separated by spaces, not commas: {192.0.2.1 192.0.2.2}',
+    );
   });
 });

@@ -1,5 +1,6 @@
 // docs/cli.md and the command agree: every help text is in the page verbatim, every option the help lists is
-// accepted, and every example in a ```console block prints what the page shows.
+// accepted, and every example in a ```console block prints what the page shows. The README's console
+// examples (its quick start among them) are checked the same way.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateOptions } from '../../src/cli/commands/validate.js';
@@ -132,3 +133,16 @@ async function runExample(text: string): Promise<string> {
   const outputs = (await shell(script)).split(`${marker}\n`).slice(1);
   return commandsOfBlock.map((command, i) => `$ ${command}\n${outputs[i] ?? ''}`).join('');
 }
+
+describe.concurrent('README.md', { timeout: 30_000 }, () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const examples = fencedBlocks(readme).filter((block) => block.info === 'console');
+  it('has console examples, the quick start among them', () => {
+    expect(examples.some((block) => block.text.includes('examples/rules/zone-rules.json'))).toBe(true);
+  });
+  for (const block of examples) {
+    it(`example at README.md:${block.line} prints what the page shows`, async () => {
+      expect(await runExample(block.text)).toBe(block.text);
+    });
+  }
+});

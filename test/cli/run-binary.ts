@@ -45,10 +45,11 @@ export function cfrules(args: string[], options: RunOptions = {}): Promise<RunRe
   return run(process.execPath, [bin, ...args], options);
 }
 
-/** Runs a shell script in which `cfrules` is the built command; standard error is merged into the output. */
+/** Runs a shell script in which `cfrules` (and `npx cfrules`) is the built command; standard error is merged into the output. */
 export async function shell(script: string): Promise<string> {
   assertBuilt();
-  const prelude = `exec 2>&1\ncfrules() { "${process.execPath}" "${bin}" "$@"; }\n`;
+  // `npx cfrules …`, as the README writes it, runs the same command.
+  const prelude = `exec 2>&1\ncfrules() { "${process.execPath}" "${bin}" "$@"; }\nnpx() { shift; cfrules "$@"; }\n`;
   return (await run('sh', ['-c', prelude + script], {})).stdout;
 }
 

@@ -591,6 +591,11 @@ describe.concurrent('cfrules validate: checker results', { timeout: 30_000 }, ()
     expect(summaryOf((await validate(['--disable-lint', 'case-mismatch', expression])).stdout)).toMatch(
       /1 warning$/,
     );
+    const typo = await validate(['--disable-lint', 'deprecated-fields', expression]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(
+      /^cfrules validate: unknown lint 'deprecated-fields': expected one of deprecated-field, /,
+    );
   });
 
   it('checks a text file with the checker, line by line', async () => {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { LINTS } from '../../check/lints.js';
 import { type ListKind, type ValidateOptions, validate } from '../../check/validate.js';
 import { PHASES, type Phase, PLANS, parsePhase, parsePlan } from '../../scheme/profile.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
@@ -148,8 +149,13 @@ function readSettings(values: OptionValues): Settings {
   if (values['no-lint']) options.lints = false;
   else if (values['disable-lint']) {
     options.lints = {};
-    for (const code of values['disable-lint'].flatMap((codes) => codes.split(',')))
-      if (code.trim()) options.lints[code.trim()] = false;
+    for (const code of values['disable-lint'].flatMap((codes) => codes.split(','))) {
+      const name = code.trim();
+      if (!name) continue;
+      if (!(name in LINTS))
+        throw new UsageError(`unknown lint '${name}': expected one of ${Object.keys(LINTS).join(', ')}`);
+      options.lints[name] = false;
+    }
   }
   const format = (values.format ?? 'text') as Format;
   if (!FORMATS.includes(format))
