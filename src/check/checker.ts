@@ -14,9 +14,11 @@ import { HookStop, type HookVerdict, type ParseHooks } from '../lang/hooks.js';
 import { isSpace, trimmedRange } from '../lang/lexer.js';
 import type { ScanResult } from '../lang/literals.js';
 import { PositionTracker } from '../lang/position.js';
-import type { FunctionDefinition, LiteralValue, Parameter, ParameterType } from '../scheme/functions.js';
+import type { FunctionDefinition, LiteralValue, Parameter } from '../scheme/functions.js';
 import { type ListKind, listItemType, type Scheme } from '../scheme/scheme.js';
 import { arrayOf, elementType, sameType, type Type, typeDebugName, typeName } from '../scheme/types.js';
+import { accepts, argumentType, describeTypes, isMapped, parameterAt, patternError } from './arguments.js';
+import { closestName, codeForLiteralProblem, literalHint } from './hints.js';
 import { formatIp, type IpAddress, type IpRange } from './ip.js';
 import { checkRegex } from './regex/index.js';
 import type {
@@ -735,132 +737,8 @@ export class TypeChecker implements ParseHooks {
   }
 }
 
-function parameterAt(definition: FunctionDefinition, index: number): Parameter | undefined {
-  const optional = definition.optional ?? [];
-  if (index < definition.params.length) return definition.params[index];
-  if (index < definition.params.length + optional.length) return optional[index - definition.params.length];
-  return definition.variadic;
-}
-
-function isMapped(arg: TypedArgument | undefined): boolean {
-  return arg !== undefined && 'mapped' in arg && arg.mapped;
-}
-
-function argumentType(arg: TypedArgument): Type {
-  return arg.type;
-}
-
-function accepts(accepted: ParameterType, type: Type, firstType: Type | undefined): boolean {
-  if (accepted === 'Array<_>') return typeof type !== 'string' && 'array' in type;
-  if (accepted === 'Map<_>') return typeof type !== 'string' && 'map' in type;
-  if (accepted === 'same-as-first') return firstType !== undefined && sameType(type, firstType);
-  if (accepted === 'element-of-first') {
-    const element = firstType && elementType(firstType);
-    if (!element) return false;
-    // A map of arrays (headers) holds values of the arrays' element type too.
-    return (
-      sameType(type, element) ||
-      (elementType(element) !== undefined && sameType(type, elementType(element) as Type))
-    );
-  }
-  return sameType(accepted, type);
-}
-
-/** `Bytes`, `Bytes or Array<_>`, `{Int, Bool, Ip}`, as the reference engine lists expected types. */
-function describeTypes(types: readonly ParameterType[], firstType: Type | undefined): string {
-  const names = types.map((t) => {
-    if (t === 'same-as-first') return firstType ? typeName(firstType) : '_';
-    if (t === 'element-of-first') {
-      const element = firstType && elementType(firstType);
-      return element ? typeName(element) : '_';
-    }
-    return typeof t === 'string' ? t : typeName(t);
-  });
-  if (names.length === 1) return names[0] as string;
-  if (names.length === 2) return `${names[0]} or ${names[1]}`;
-  return `{${names.join(', ')}}`;
-}
-
 function indexName(index: IndexSelector): string {
   if (index.kind === 'map-each') return 'MapEach';
   if (index.kind === 'array-index') return `ArrayIndex(${index.index})`;
   return `MapKey(${JSON.stringify(new TextDecoder().decode(Uint8Array.from(index.key, (c) => c.charCodeAt(0))))})`;
-}
-
-function codeForLiteralProblem(message: string): string {
-  if (message === 'unrecognised input') return 'unrecognised-input';
-  if (
-    message === 'expected digit' ||
-    message.includes('radix 10') ||
-    message.includes('radix 8') ||
-    message.startsWith('number too')
-  )
-    return 'invalid-integer';
-  if (message.includes('IP address') || message.includes('network') || message.startsWith('host part'))
-    return 'invalid-ip';
-  if (message === 'incompatible range bounds') return 'invalid-range';
-  if (
-    message.includes('characters, but found') ||
-    message.includes('byte separator') ||
-    message.includes('radix 16')
-  )
-    return 'invalid-bytes';
-  return 'invalid-string';
-}
-
-/** Why a pattern argument (regex_replace, wildcard_replace) is invalid, if it is. */
-function patternError(kind: 'regex' | 'wildcard', pattern: string): string | undefined {
-  if (kind === 'wildcard') {
-    const parsed = parseWildcard(pattern);
-    return parsed.ok ? undefined : parsed.message;
-  }
-  const problem = checkRegex(pattern);
-  return problem?.kind === 'invalid' ? problem.message : undefined;
-}
-
-const setExamples = { Int: '{80 443}', Bytes: '{"a" "b"}', Ip: '{192.0.2.1 192.0.2.2}' };
-
-/** A friendlier explanation of the literal mistakes people make most. */
-function literalHint(message: string, text: string, setType?: 'Bytes' | 'Int' | 'Ip'): string | undefined {
-  const first = text.charAt(0);
-  if (first === ',') return `set items are separated by spaces, not commas: ${setExamples[setType ?? 'Int']}`;
-  if (first === '"' && message === 'expected digit')
-    return 'integers are written without quotes: tcp.dstport eq 443';
-  if (first === '"' && message === 'expected IP address character')
-    return 'IP addresses are written without quotes: ip.src eq 192.0.2.1';
-  if (message.startsWith("couldn't parse address") && text.includes('/'))
-    return 'a CIDR range can only be used in a set: ip.src in {192.0.2.0/24}';
-  if (message === 'host part of address was not zero')
-    return 'a CIDR range starts at its network address, e.g. 10.0.0.0/8 rather than 10.0.0.1/8';
-  if (first === "'") return 'strings are written in double quotes';
-  return undefined;
-}
-
-/** The known name closest to a misspelt one, when it is close enough to be a likely typo. */
-function closestName(name: string, candidates: Iterable<string>): string | undefined {
-  if (name.length < 4) return undefined; // any short name is "close" to some other short name
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(name.length / 4)) + 1;
-  for (const candidate of candidates) {
-    if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
-    const distance = editDistance(name.toLowerCase(), candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(substitution, (previous[j] as number) + 1, (current[j - 1] as number) + 1));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
 }
