@@ -591,6 +591,11 @@ describe.concurrent('cfrules validate: checker results', { timeout: 30_000 }, ()
     expect(summaryOf((await validate(['--disable-lint', 'case-mismatch', expression])).stdout)).toMatch(
       /1 warning$/,
     );
+    const unsupported = 'http.host matches "[a-z&&[^aeiou]]"';
+    expect(summaryOf((await validate([unsupported])).stdout)).toMatch(/1 warning$/);
+    expect((await validate(['--disable-lint', 'regex-unsupported', unsupported])).stdout).toBe(
+      '1 expression checked: 1 valid, 0 invalid, 0 warnings\n',
+    );
     const typo = await validate(['--disable-lint', 'deprecated-fields', expression]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(
