@@ -1,4 +1,4 @@
-// The library's public API. Later layers (eval, engine) add to it.
+// The library's public API. Later layers (engine) add to it.
 
 export type { IpAddress, IpRange } from './check/ip.js';
 export { LINTS, type LintCode } from './check/lints.js';
@@ -11,6 +11,24 @@ export {
   type ValidateResult,
   validate,
 } from './check/validate.js';
+export {
+  type CompileOptions,
+  type CompileResult,
+  compile,
+  EvaluationError,
+  evaluate,
+  type Filter,
+} from './eval/compile.js';
+export type { EvaluationInput, FieldValues, RequestContext } from './eval/context.js';
+export { type Explanation, explain, formatExplanation } from './eval/explain.js';
+export { ListError, type ListItems } from './eval/lists.js';
+export {
+  formatRequestProblem,
+  type RequestProblem,
+  readSampleRequest,
+  type SampleRequest,
+} from './eval/request.js';
+export { bytesOf, textOf, type Value, type ValueMap } from './eval/values.js';
 export type * from './lang/ast.js';
 export { type Diagnostic, formatDiagnostic, type Severity } from './lang/diagnostics.js';
 export type { FormatOptions } from './lang/format.js';

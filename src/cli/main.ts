@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { type CliIo, type Command, UsageError } from './command.js';
+import { evalCommand } from './commands/eval.js';
 import { fmtCommand } from './commands/fmt.js';
 import { parseCommand } from './commands/parse.js';
 import { validateCommand } from './commands/validate.js';
 import { VERSION } from './version.js';
 
-export const commands: Command[] = [validateCommand, parseCommand, fmtCommand];
+export const commands: Command[] = [validateCommand, parseCommand, fmtCommand, evalCommand];
 
 const usage = `Usage: cfrules <command> [options]
 

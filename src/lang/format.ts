@@ -100,10 +100,13 @@ function print(node: Node, mode: Mode): string {
 function printArgument(arg: Argument, mode: Mode): string {
   // An argument that starts with an identifier is read as a value or a comparison, never as a logical
   // expression or a lone predicate; parentheses switch the parser to reading a whole expression.
-  // (A field argument whose name is all hex digits, like `cafe`, reads back as a literal: the parser never
-  // produces one, and no spelling could.)
+  // A comparison on a field whose name is all hex digits (`a > b`) would read back as the literal `a`: it
+  // only stands as an argument in parentheses. (A bare field argument with such a name, like `cafe`, reads
+  // back as a literal too: the parser never produces one, and no spelling could.)
   const text = print(arg, mode);
-  return arg.kind === 'logical' || arg.kind === 'predicate' ? `(${text})` : text;
+  const hexNamed =
+    arg.kind === 'comparison' && arg.lhs.kind === 'field' && /^[0-9a-fA-F.]+$/.test(arg.lhs.name);
+  return arg.kind === 'logical' || arg.kind === 'predicate' || hexNamed ? `(${text})` : text;
 }
 
 function printSelector(selector: IndexSelector): string {

@@ -79,14 +79,20 @@ function bareNode(token: IToken): BareLiteral {
 /** Binary operators from loosest to tightest. */
 const precedence: LogicalOperator[] = ['or', 'xor', 'and'];
 
+/** An operand of a logical operator, with the extent of its text (parentheses around it included). */
+interface Operand {
+  node: Expression;
+  extent: Span;
+}
+
 /**
  * Builds the tree for `a op b op c …` by precedence (and > xor > or), flattening runs of one operator into
  * one n-ary node, as the reference engine does.
  */
-function combine(operands: Expression[], ops: LogicalOperator[], level = 0): Expression {
-  if (operands.length === 1) return operands[0] as Expression;
+function combine(operands: Operand[], ops: LogicalOperator[], level = 0): Operand {
+  if (operands.length === 1) return operands[0] as Operand;
   const op = precedence[level] as LogicalOperator;
-  const groups: Expression[] = [];
+  const groups: Operand[] = [];
   let from = 0;
   for (let i = 0; i <= ops.length; i++) {
     if (i === ops.length || ops[i] === op) {
@@ -94,9 +100,9 @@ function combine(operands: Expression[], ops: LogicalOperator[], level = 0): Exp
       from = i + 1;
     }
   }
-  if (groups.length === 1) return groups[0] as Expression;
-  const span = joinSpans((groups[0] as Expression).span, (groups[groups.length - 1] as Expression).span);
-  return { kind: 'logical', op, operands: groups, span };
+  if (groups.length === 1) return groups[0] as Operand;
+  const extent = joinSpans((groups[0] as Operand).extent, (groups[groups.length - 1] as Operand).extent);
+  return { node: { kind: 'logical', op, operands: groups.map((g) => g.node), span: extent }, extent };
 }
 
 const placeholder = undefined as never;
@@ -121,8 +127,9 @@ export class ExpressionParser extends EmbeddedActionsParser {
   filter = this.RULE('filter', (): Expression => this.SUBRULE(this.logical));
 
   logical = this.RULE('logical', (): Expression => {
+    const start = this.LA(1);
     const first = this.SUBRULE(this.simple);
-    return this.logicalRest(first);
+    return this.logicalRest(first, start);
   });
 
   simple = this.RULE('simple', (): Expression => this.OR(this.simpleAlternatives));
@@ -337,8 +344,9 @@ export class ExpressionParser extends EmbeddedActionsParser {
       },
       {
         ALT: () => {
+          const start = this.LA(1);
           const first = this.OR1(this.prefixedAlternatives);
-          return this.logicalRest(first);
+          return this.logicalRest(first, start);
         },
       },
     ],
@@ -353,21 +361,28 @@ export class ExpressionParser extends EmbeddedActionsParser {
   ];
 
   /** `first (op simple)*`, combined by precedence. */
-  private logicalRest(first: Expression): Expression {
-    let operands: Expression[] | undefined;
+  /**
+   * `first (op simple)*`, combined by precedence. `firstStart` is the first operand's first token: a
+   * logical node spans its operands' whole text, parentheses around them included.
+   */
+  private logicalRest(first: Expression, firstStart: IToken): Expression {
+    let operands: Operand[] | undefined;
     let ops: LogicalOperator[] | undefined;
+    const firstEnd = this.LA(0);
     this.MANY9(() => {
       const op = this.CONSUME9(T.LogicalOp).payload as LogicalOperator;
+      const start = this.LA(1);
       const operand = this.SUBRULE9(this.simple);
+      if (this.RECORDING_PHASE) return;
       if (!ops || !operands) {
         ops = [];
-        operands = [first];
+        operands = [{ node: first, extent: spanToEnd(tokenSpan(firstStart), firstEnd) }];
       }
       ops.push(op);
-      operands.push(operand);
+      operands.push({ node: operand, extent: spanToEnd(tokenSpan(start), this.LA(0)) });
     });
     if (this.RECORDING_PHASE || !operands || !ops) return first;
-    return combine(operands, ops);
+    return combine(operands, ops).node;
   }
 
   /**

@@ -80,6 +80,9 @@ const flags =
 const nonEmpty = (value: LiteralValue): string | undefined =>
   value === '' ? 'the separator must not be empty' : undefined;
 
+/** The packet headers bit_slice can read: the Network Firewall fields of these names hold their bytes. */
+const PACKET_HEADERS = ['ip', 'icmp', 'tcp', 'udp'];
+
 const CUSTOM_AND_RATELIMIT: readonly Phase[] = ['http_request_firewall_custom', 'http_ratelimit'];
 const REQUEST_TRANSFORMS: readonly Phase[] = ['http_request_transform', 'http_request_late_transform'];
 const HEADER_TRANSFORMS: readonly Phase[] = [
@@ -309,7 +312,11 @@ const definitions: FunctionDefinition[] = [
   {
     name: 'bit_slice',
     params: [
-      bytes('protocol', 'literal'),
+      bytes('protocol', 'literal', (value) =>
+        typeof value === 'string' && PACKET_HEADERS.includes(value)
+          ? undefined
+          : `the protocol must be one of ${PACKET_HEADERS.join(', ')}`,
+      ),
       int('start', 'literal', intBetween(0, 2040, 'the start offset')),
       int('end', 'literal', intBetween(0, 2040, 'the end offset')),
     ],

@@ -60,7 +60,7 @@ describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
       const runs = options
         .filter(([, option]) => option !== '--help')
         .map(async ([, option, value]) => {
-          const args = value ? [option, sampleValue(option)] : [option];
+          const args = value ? [option, sampleValue(command.name, option)] : [option];
           const result = await cfrules([command.name, ...args, '-e', 'ssl']);
           return { args: args.join(' '), ...result };
         });
@@ -100,7 +100,8 @@ function validateCommandHelp(): string {
 }
 
 /** A value that each option taking one accepts. */
-function sampleValue(option: string): string {
+function sampleValue(command: string, option: string): string {
+  if (command === 'eval' && option === '--list') return 'office_ips=examples/lists/office-ips.txt';
   const samples: Record<string, string> = {
     '--expression': 'ssl',
     '--file': 'examples/rules/expressions.txt',
@@ -111,6 +112,8 @@ function sampleValue(option: string): string {
     '--disable-lint': 'deprecated-field',
     '--format': 'json',
     '--max-warnings': '10',
+    '--request': 'examples/requests/browser.json',
+    '--field': 'http.host=example.com',
   };
   const value = samples[option];
   if (value === undefined) throw new Error(`docs.test.ts: add a sample value for ${option}`);

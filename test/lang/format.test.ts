@@ -253,7 +253,9 @@ describe('other right-hand sides and values', () => {
     expect(f(pred('ssl'))).toBe('f((ssl))');
     expect(f(field('ssl'))).toBe('f(ssl)');
     expect(f(not(a), any(b))).toBe('f(not a, any(b))');
-    expect(f(eq('a', '1'))).toBe('f(a eq 1)');
+    expect(f(eq('x', '1'))).toBe('f(x eq 1)');
+    // `a eq 1` would read back as the literal `a` followed by text: it keeps parentheses.
+    expect(f(eq('a', '1'))).toBe('f((a eq 1))');
   });
 });
 
@@ -308,5 +310,14 @@ describe('round trip over the corpus', () => {
       expect(again.diagnostics, `${expr} → ${printed}`).toEqual([]);
       expect(stripSpans(again.ast), `${expr} → ${printed}`).toEqual(stripSpans(ast));
     }
+  });
+});
+
+describe('arguments that would read back differently', () => {
+  it('keeps the parentheses of a comparison on an all-hex field name', () => {
+    // Found by the mutation fuzzer: without them, `a gt b` as an argument reads back as the literal `a`.
+    const once = formatExpression(parse('f((a > b), c) eq 1').ast as Expression);
+    expect(once).toBe('f((a gt b), c) eq 1');
+    expect(formatExpression(parse(once).ast as Expression)).toBe(once);
   });
 });

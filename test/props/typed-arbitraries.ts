@@ -30,7 +30,6 @@ import type {
   RegexLiteral,
   RightHandSide,
   SetLiteral,
-  Span,
   StringLiteral,
   ValueExpression,
 } from '../../src/lang/ast.js';
@@ -744,6 +743,11 @@ export const CALLS: CallSpec[] = [
 
 /** The first argument of a call: fields of the right kind and type, or a literal when allowed. */
 function firstArgument(spec: CallSpec, type: Type, depth: number): fc.Arbitrary<Argument> | undefined {
+  // bit_slice names a packet header: only these names are valid.
+  if (spec.name === 'bit_slice')
+    return fc
+      .constantFrom('ip', 'icmp', 'tcp', 'udp')
+      .map((value): Argument => ({ kind: 'string', value, raw: false, span }));
   return argumentOf(type, spec.firstKind, depth);
 }
 

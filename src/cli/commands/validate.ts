@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { LINTS } from '../../check/lints.js';
 import { type ListKind, type ValidateOptions, validate } from '../../check/validate.js';
-import { PHASES, type Phase, PLANS, parsePhase, parsePlan } from '../../scheme/profile.js';
+import { type Phase, parsePhase } from '../../scheme/profile.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
+import { phaseOption, planOption } from '../profile-options.js';
 import {
   type CheckedExpression,
   colorEnabled,
@@ -123,16 +124,9 @@ interface OptionValues {
 
 function readSettings(values: OptionValues): Settings {
   const options: Settings['options'] = {};
-  if (values.plan !== undefined) {
-    options.plan = parsePlan(values.plan);
-    if (!options.plan)
-      throw new UsageError(`unknown plan '${values.plan}': expected one of ${PLANS.join(', ')}`);
-  }
-  let phase: Phase | undefined;
-  if (values.phase !== undefined) {
-    phase = parsePhase(values.phase);
-    if (!phase) throw new UsageError(`unknown phase '${values.phase}': expected one of ${PHASES.join(', ')}`);
-  }
+  const plan = planOption(values.plan);
+  if (plan) options.plan = plan;
+  const phase = phaseOption(values.phase);
   if (values.list) {
     options.lists = {};
     for (const item of values.list) {

@@ -1,0 +1,498 @@
+import type { IpRange } from '../check/ip.js';
+import type {
+  TypedArgument,
+  TypedComparison,
+  TypedExpression,
+  TypedLiteralArgument,
+  TypedRhs,
+  TypedValue,
+} from '../check/typed-ast.js';
+import { type ValidateOptions, validate } from '../check/validate.js';
+import { matchWildcard, parseWildcard, type WildcardPart } from '../check/wildcard.js';
+import type { Diagnostic } from '../lang/diagnostics.js';
+import type { Scheme } from '../scheme/scheme.js';
+import { cloudflareScheme } from '../scheme/scheme.js';
+import { elementType, type Type } from '../scheme/types.js';
+import { type EvaluationInput, type FieldLayout, layoutFor, RequestContext } from './context.js';
+import { functionRuntimes } from './functions.js';
+import { type ListItems, listMatcher } from './lists.js';
+import { compileRegex } from './regex.js';
+import { IpSet, intRangeSet } from './sets.js';
+import type { IpAddress, Value } from './values.js';
+
+/**
+ * The compiler: a typed tree becomes a tree of closures, each specialised for its operator and literal
+ * (sets built once, patterns compiled once, fields resolved to slots), as the reference engine does.
+ * `and`/`or` short-circuit. Comparisons on a missing value are false — `ne` included, as Cloudflare
+ * documents (the open-source engine returns true for `ne` by default; docs/language.md explains).
+ */
+
+export interface CompileOptions extends ValidateOptions {
+  /** The items of the lists used with `in $name`, by name: IPs and CIDRs, hostnames, or ASNs. */
+  listItems?: Record<string, ListItems>;
+}
+
+export interface Filter {
+  readonly expression: 'filter' | 'rewrite';
+  readonly ast: TypedExpression;
+  /** The fields the expression reads. */
+  readonly fields: readonly string[];
+  /** Whether a filter expression matches (a rewrite expression: whether it yields a value). */
+  match(input: EvaluationInput): boolean;
+  /** The value of a rewrite expression (undefined when missing); for a filter, its Bool result. */
+  value(input: EvaluationInput): Value | undefined;
+  /** A context to share among several filters of the same scheme evaluated on one request. */
+  context(input: Exclude<EvaluationInput, RequestContext>): RequestContext;
+}
+
+export type CompileResult =
+  | { ok: true; filter: Filter; diagnostics: Diagnostic[] }
+  | { ok: false; diagnostics: Diagnostic[] };
+
+/** Validates and compiles an expression (source text), or compiles an already typed tree. */
+export function compile(source: string | TypedExpression, options: CompileOptions = {}): CompileResult {
+  let ast: TypedExpression;
+  let diagnostics: Diagnostic[] = [];
+  if (typeof source === 'string') {
+    const result = validate(source, options);
+    if (!result.ok || !result.ast) return { ok: false, diagnostics: result.diagnostics };
+    ast = result.ast;
+    diagnostics = result.diagnostics;
+  } else {
+    ast = source;
+  }
+  const scheme = options.scheme ?? cloudflareScheme;
+  const compiler = new Compiler(layoutFor(scheme), options.listItems ?? {}, scheme);
+  const filter = compiler.filter(ast, options.expression ?? 'filter');
+  return { ok: true, filter, diagnostics };
+}
+
+/** Thrown by `evaluate` for an invalid expression; `diagnostics` says why. */
+export class EvaluationError extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    super(diagnostics.map((d) => d.message).join('\n'));
+    this.name = 'EvaluationError';
+  }
+}
+
+/** Compiles and runs an expression once: true when it matches. Throws EvaluationError when invalid. */
+export function evaluate(source: string, input: EvaluationInput, options: CompileOptions = {}): boolean {
+  const compiled = compile(source, options);
+  if (!compiled.ok) throw new EvaluationError(compiled.diagnostics);
+  return compiled.filter.match(input);
+}
+
+/**
+ * Compiles one node of a typed tree on its own (for explanations): a Bool node gives a boolean, an
+ * Array<Bool> node an array (undefined when its source is missing).
+ */
+export function compileNode(
+  node: TypedExpression,
+  options: { scheme?: Scheme; listItems?: Record<string, ListItems> } = {},
+): (ctx: RequestContext) => boolean | boolean[] | undefined {
+  const scheme = options.scheme ?? cloudflareScheme;
+  const compiler = new Compiler(layoutFor(scheme), options.listItems ?? {}, scheme);
+  return isBoolArray(node) ? compiler.tests(node) : compiler.test(node);
+}
+
+type Test = (ctx: RequestContext) => boolean;
+/** An Array<Bool> result; undefined when its source is missing. */
+type Tests = (ctx: RequestContext) => boolean[] | undefined;
+type Read = (ctx: RequestContext) => Value | undefined;
+/** The element values of a mapped (`[*]`) value; missing elements are left out. */
+type ReadAll = (ctx: RequestContext) => Value[];
+type Check = (value: Value) => boolean;
+
+const isBoolArray = (node: TypedExpression): boolean => typeof node.type !== 'string';
+
+class Compiler {
+  private readonly usedSlots = new Set<number>();
+
+  constructor(
+    private readonly layout: FieldLayout,
+    private readonly listItems: Record<string, ListItems>,
+    private readonly scheme: Scheme,
+  ) {}
+
+  filter(ast: TypedExpression, expression: 'filter' | 'rewrite'): Filter {
+    const layout = this.layout;
+    const toContext = (input: EvaluationInput): RequestContext =>
+      input instanceof RequestContext ? input : layout.context(input);
+    let match: (ctx: RequestContext) => boolean;
+    let value: Read;
+    if (expression === 'rewrite' && ast.kind === 'predicate') {
+      value = this.value(ast.value);
+      match = (ctx) => value(ctx) !== undefined;
+    } else {
+      match = this.test(ast);
+      value = match;
+    }
+    const fields = [...this.usedSlots].map((slot) => layout.names[slot] as string);
+    return {
+      expression,
+      ast,
+      fields,
+      match: (input) => match(toContext(input)),
+      value: (input) => value(toContext(input)),
+      context: (input) => layout.context(input),
+    };
+  }
+
+  // ---- conditions ----
+
+  /** A Bool expression. */
+  test(node: TypedExpression): Test {
+    switch (node.kind) {
+      case 'comparison': {
+        const read = this.value(node.lhs);
+        const check = this.check(node);
+        return (ctx) => {
+          const value = read(ctx);
+          return value !== undefined && check(value);
+        };
+      }
+      case 'predicate': {
+        const read = this.value(node.value);
+        return (ctx) => read(ctx) === true;
+      }
+      case 'not': {
+        const operand = this.test(node.operand);
+        return (ctx) => !operand(ctx);
+      }
+      case 'quantifier': {
+        const operand = this.tests(node.operand);
+        return node.quantifier === 'any'
+          ? (ctx) => operand(ctx)?.some(Boolean) ?? false
+          : (ctx) => operand(ctx)?.every(Boolean) ?? false;
+      }
+      case 'logical':
+        return this.logical(
+          node.op,
+          node.operands.map((operand) => this.test(operand)),
+        );
+    }
+  }
+
+  private logical(op: 'and' | 'or' | 'xor', operands: Test[]): Test {
+    if (op === 'xor') return (ctx) => operands.reduce((result, operand) => result !== operand(ctx), false);
+    const [first, second, ...rest] = operands as [Test, Test, ...Test[]];
+    // Two operands are by far the most common case: no loop.
+    if (rest.length === 0)
+      return op === 'and' ? (ctx) => first(ctx) && second(ctx) : (ctx) => first(ctx) || second(ctx);
+    if (op === 'and') return (ctx) => operands.every((operand) => operand(ctx));
+    return (ctx) => operands.some((operand) => operand(ctx));
+  }
+
+  /** An Array<Bool> expression (over `[*]`), element by element. */
+  tests(node: TypedExpression): Tests {
+    switch (node.kind) {
+      case 'comparison': {
+        const all = this.elements(node.lhs);
+        const check = this.check(node);
+        return (ctx) => all(ctx).map(check);
+      }
+      case 'predicate': {
+        if (node.value.mapped) {
+          const all = this.elements(node.value);
+          return (ctx) => all(ctx).map((value) => value === true);
+        }
+        const read = this.value(node.value);
+        return (ctx) => {
+          const value = read(ctx);
+          return Array.isArray(value) ? value.map((item) => item === true) : undefined;
+        };
+      }
+      case 'not': {
+        const operand = this.tests(node.operand);
+        return (ctx) => operand(ctx)?.map((item) => !item);
+      }
+      case 'logical': {
+        const operands = node.operands.map((operand) => this.tests(operand));
+        const combine =
+          node.op === 'and'
+            ? (a: boolean, b: boolean) => a && b
+            : node.op === 'or'
+              ? (a: boolean, b: boolean) => a || b
+              : (a: boolean, b: boolean) => a !== b;
+        // Element-wise; the result is as long as the shortest operand (a missing one counts as empty).
+        return (ctx) => {
+          const results = operands.map((operand) => operand(ctx) ?? []);
+          const length = Math.min(...results.map((r) => r.length));
+          return Array.from({ length }, (_, i) =>
+            results
+              .slice(1)
+              .reduce((acc, r) => combine(acc, r[i] as boolean), (results[0] as boolean[])[i] as boolean),
+          );
+        };
+      }
+      case 'quantifier':
+        throw new Error('compile: a quantifier is a Bool, not an Array<Bool>');
+    }
+  }
+
+  // ---- values ----
+
+  /** A value that is not mapped. */
+  value(node: TypedValue): Read {
+    switch (node.kind) {
+      case 'field': {
+        const slot = this.layout.slotOf(node.name);
+        this.usedSlots.add(slot);
+        return (ctx) => ctx.get(slot);
+      }
+      case 'index': {
+        const target = this.value(node.target);
+        const select = selector(node.index);
+        return (ctx) => {
+          const value = target(ctx);
+          return value === undefined ? undefined : select(value);
+        };
+      }
+      case 'call':
+        return this.call(node);
+    }
+  }
+
+  /** The element values of a mapped value (one with `[*]`). */
+  elements(node: TypedValue): ReadAll {
+    if (!node.mapped) {
+      const read = this.value(node);
+      return (ctx) => {
+        const value = read(ctx);
+        return value === undefined ? [] : [value];
+      };
+    }
+    const index = node as Extract<TypedValue, { kind: 'index' }>;
+    if (index.index.kind === 'map-each') {
+      if (index.target.mapped) {
+        const all = this.elements(index.target);
+        return (ctx) => all(ctx).flatMap(itemsOf);
+      }
+      const read = this.value(index.target);
+      return (ctx) => {
+        const value = read(ctx);
+        return value === undefined ? [] : itemsOf(value);
+      };
+    }
+    const all = this.elements(index.target);
+    const select = selector(index.index);
+    return (ctx) => {
+      const out: Value[] = [];
+      for (const item of all(ctx)) {
+        const selected = select(item);
+        if (selected !== undefined) out.push(selected);
+      }
+      return out;
+    };
+  }
+
+  private call(node: Extract<TypedValue, { kind: 'call' }>): Read {
+    const runtime = functionRuntimes.get(node.name);
+    if (!runtime) throw new Error(`compile: no implementation of function ${node.name}`);
+    const literals = node.args.map((arg) => (arg.kind === 'literal' ? literalValue(arg) : undefined));
+    const returnType = node.perElement ? (elementType(node.type) as Type) : node.type;
+    const implementation = runtime.prepare(literals, { returnType });
+    const args = node.args.map((arg, i) => (node.perElement && i === 0 ? undefined : this.argument(arg)));
+    if (node.name === 'bit_slice') args[0] = this.packetHeader(node.args[0]);
+    if (node.perElement) {
+      // The function runs once per element of its first argument; the others are read once.
+      const all = this.elements(node.args[0] as TypedValue);
+      const rest = args.slice(1) as Read[];
+      return (ctx) => {
+        const others = rest.map((read) => read(ctx));
+        const out: Value[] = [];
+        for (const item of all(ctx)) {
+          const result = implementation([item, ...others]);
+          if (result !== undefined) out.push(result);
+        }
+        return out;
+      };
+    }
+    const reads = args as Read[];
+    if (reads.length === 1) {
+      const [only] = reads as [Read];
+      return (ctx) => implementation([only(ctx)]);
+    }
+    return (ctx) => implementation(reads.map((read) => read(ctx)));
+  }
+
+  /**
+   * bit_slice names its header (`"tcp"`); the bits come from the Network Firewall field of that name,
+   * which holds the header's bytes.
+   */
+  private packetHeader(arg: TypedArgument | undefined): Read {
+    const name = arg?.kind === 'literal' ? String(arg.value) : '';
+    if (!this.scheme.fields.has(name)) return () => undefined;
+    const slot = this.layout.slotOf(name);
+    this.usedSlots.add(slot);
+    return (ctx) => ctx.get(slot);
+  }
+
+  private argument(arg: TypedArgument): Read {
+    switch (arg.kind) {
+      case 'literal': {
+        const value = literalValue(arg);
+        return () => value;
+      }
+      case 'field':
+      case 'index':
+      case 'call':
+        return this.value(arg);
+      default: {
+        if (isBoolArray(arg)) {
+          const tests = this.tests(arg);
+          return (ctx) => tests(ctx);
+        }
+        return this.test(arg);
+      }
+    }
+  }
+
+  // ---- comparisons ----
+
+  /** The test of one value against the right-hand side, specialised by operator and literal. */
+  private check(node: TypedComparison): Check {
+    const { op, rhs } = node;
+    switch (rhs.kind) {
+      case 'bytes':
+        return bytesCheck(op, rhs.value);
+      case 'int':
+        return intCheck(op, rhs.value);
+      case 'ip':
+        return ipCheck(op, rhs.value);
+      case 'regex': {
+        const regex = compileRegex(rhs.pattern);
+        return (value) => regex.test(value as string);
+      }
+      case 'wildcard': {
+        const parsed = parseWildcard(rhs.pattern);
+        const parts: WildcardPart[] = parsed.ok ? parsed.parts : [];
+        const caseSensitive = rhs.strict;
+        return (value) => matchWildcard(parts, value as string, caseSensitive);
+      }
+      case 'bytes-set': {
+        const items = new Set(rhs.items.map((item) => item.value));
+        return (value) => items.has(value as string);
+      }
+      case 'int-set': {
+        const set = intRangeSet(rhs.items);
+        return (value) => set.has(value as number);
+      }
+      case 'ip-set': {
+        const set = new IpSet(rhs.items as IpRange[]);
+        return (value) => set.has(value as IpAddress);
+      }
+      case 'list':
+        return listMatcher(rhs.list.kind, this.listItems[rhs.name] ?? [], rhs.name);
+    }
+  }
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function bytesCheck(op: TypedComparison['op'], literal: string): Check {
+  switch (op) {
+    case 'eq':
+      return (value) => value === literal;
+    case 'ne':
+      return (value) => value !== literal;
+    case 'lt':
+      return (value) => (value as string) < literal;
+    case 'le':
+      return (value) => (value as string) <= literal;
+    case 'gt':
+      return (value) => (value as string) > literal;
+    case 'ge':
+      return (value) => (value as string) >= literal;
+    case 'contains':
+      if (literal === '') return () => true;
+      return (value) => (value as string).includes(literal);
+    default:
+      throw new Error(`compile: ${op} on Bytes`);
+  }
+}
+
+function intCheck(op: TypedComparison['op'], literal: bigint): Check {
+  const safe = literal >= -MAX_SAFE && literal <= MAX_SAFE;
+  const n = Number(literal);
+  switch (op) {
+    case 'eq':
+      return safe ? (value) => value === n : () => false;
+    case 'ne':
+      return safe ? (value) => value !== n : () => true;
+    // Numbers and bigints compare exactly with < and >.
+    case 'lt':
+      return safe ? (value) => (value as number) < n : (value) => (value as number) < literal;
+    case 'le':
+      return safe ? (value) => (value as number) <= n : (value) => (value as number) <= literal;
+    case 'gt':
+      return safe ? (value) => (value as number) > n : (value) => (value as number) > literal;
+    case 'ge':
+      return safe ? (value) => (value as number) >= n : (value) => (value as number) >= literal;
+    case 'bitwise_and':
+      // JS `&` works on 32 bits; use it only when both sides fit in 31.
+      if (literal >= 0n && literal < 2n ** 31n)
+        return (value) => {
+          const v = value as number;
+          return v >= 0 && v < 2 ** 31 ? (v & n) !== 0 : (BigInt(v) & literal) !== 0n;
+        };
+      return (value) => (BigInt(value as number) & literal) !== 0n;
+    default:
+      throw new Error(`compile: ${op} on Int`);
+  }
+}
+
+function ipCheck(op: TypedComparison['op'], literal: IpAddress): Check {
+  const same = (value: Value) => (value as IpAddress).family === literal.family;
+  const v = (value: Value) => (value as IpAddress).value;
+  switch (op) {
+    case 'eq':
+      return (value) => same(value) && v(value) === literal.value;
+    case 'ne':
+      // IPv4 and IPv6 never compare: only `ne` is true between them.
+      return (value) => !same(value) || v(value) !== literal.value;
+    case 'lt':
+      return (value) => same(value) && v(value) < literal.value;
+    case 'le':
+      return (value) => same(value) && v(value) <= literal.value;
+    case 'gt':
+      return (value) => same(value) && v(value) > literal.value;
+    case 'ge':
+      return (value) => same(value) && v(value) >= literal.value;
+    default:
+      throw new Error(`compile: ${op} on Ip`);
+  }
+}
+
+/** Reads one element of an array or one key of a map; anything else is missing. */
+function selector(
+  index: Extract<TypedValue, { kind: 'index' }>['index'],
+): (value: Value) => Value | undefined {
+  if (index.kind === 'array-index') {
+    const i = index.index;
+    return (value) => (Array.isArray(value) ? value[i] : undefined);
+  }
+  if (index.kind === 'map-key') {
+    const key = index.key;
+    return (value) => (value instanceof Map ? value.get(key) : undefined);
+  }
+  return (value) => value;
+}
+
+/** The items of an array, or the values of a map in the order of their keys (as the reference's BTreeMap). */
+export function itemsOf(value: Value): Value[] {
+  if (Array.isArray(value)) return value;
+  if (value instanceof Map) {
+    const keys = [...value.keys()].sort();
+    return keys.map((key) => value.get(key) as Value);
+  }
+  return [];
+}
+
+function literalValue(arg: TypedLiteralArgument): Value {
+  if (arg.type === 'Ip') return arg.address as IpAddress;
+  if (arg.type === 'Int') return Number(arg.value as bigint);
+  return arg.value as string;
+}
+
+export type { TypedRhs };

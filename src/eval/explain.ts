@@ -1,0 +1,91 @@
+import { formatIp } from '../check/ip.js';
+import type { TypedExpression, TypedValue } from '../check/typed-ast.js';
+import { walkTyped } from '../check/walk.js';
+import type { Span } from '../lang/ast.js';
+import type { Scheme } from '../scheme/scheme.js';
+import { cloudflareScheme } from '../scheme/scheme.js';
+import { compileNode } from './compile.js';
+import { layoutFor, type RequestContext } from './context.js';
+import type { ListItems } from './lists.js';
+import { textOf, type Value } from './values.js';
+
+/**
+ * Why an expression matched or not: every sub-expression with its result and the field values it read.
+ * Operands that short-circuit evaluation did not need are marked `skipped`, as the engine never ran them.
+ */
+export interface Explanation {
+  /** The sub-expression as written. */
+  text: string;
+  span: Span;
+  result: boolean | boolean[] | 'missing' | 'skipped';
+  /** The fields a comparison or predicate read, with their values (missing ones included). */
+  fields: { name: string; value: string }[];
+  children: Explanation[];
+}
+
+export interface ExplainOptions {
+  scheme?: Scheme;
+  listItems?: Record<string, ListItems>;
+}
+
+export function explain(
+  source: string,
+  ast: TypedExpression,
+  ctx: RequestContext,
+  options: ExplainOptions = {},
+): Explanation {
+  const scheme = options.scheme ?? cloudflareScheme;
+  const layout = layoutFor(scheme);
+
+  const fieldsOf = (value: TypedValue) => {
+    const names = new Set<string>();
+    walkTyped(value, (node) => {
+      if (node.kind === 'field') names.add(node.name);
+    });
+    return [...names].map((name) => ({ name, value: describeValue(ctx.get(layout.slotOf(name))) }));
+  };
+
+  const visit = (node: TypedExpression, skipped: boolean): Explanation => {
+    const text = source.slice(node.span.start, node.span.end);
+    const result = skipped ? 'skipped' : (compileNode(node, options)(ctx) ?? 'missing');
+    const fields =
+      skipped || (node.kind !== 'comparison' && node.kind !== 'predicate')
+        ? []
+        : fieldsOf(node.kind === 'comparison' ? node.lhs : node.value);
+    let children: Explanation[] = [];
+    if (node.kind === 'not' || node.kind === 'quantifier') children = [visit(node.operand, skipped)];
+    if (node.kind === 'logical') {
+      // `and` stops at the first false operand, `or` at the first true one; `xor` needs them all.
+      let done = skipped;
+      children = node.operands.map((operand) => {
+        const explained = visit(operand, done);
+        if (node.type === 'Bool' && node.op !== 'xor' && explained.result === (node.op === 'or')) done = true;
+        return explained;
+      });
+    }
+    return { text, span: node.span, result, fields, children };
+  };
+  return visit(ast, false);
+}
+
+/** A value as the user would write it: strings quoted (as text), addresses in their usual form. */
+export function describeValue(value: Value | undefined): string {
+  if (value === undefined) return 'missing';
+  if (typeof value === 'string') return JSON.stringify(textOf(value));
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `[${value.map(describeValue).join(', ')}]`;
+  if (value instanceof Map)
+    return `{${[...value].map(([key, item]) => `${JSON.stringify(textOf(key))}: ${describeValue(item)}`).join(', ')}}`;
+  return formatIp(value as Parameters<typeof formatIp>[0]);
+}
+
+/** The explanation as indented text, one sub-expression per line. */
+export function formatExplanation(explanation: Explanation, indent = ''): string {
+  const result = Array.isArray(explanation.result)
+    ? `[${explanation.result.join(', ')}]`
+    : String(explanation.result);
+  const lines = [`${indent}${result.padEnd(6)} ${explanation.text.replace(/\s+/g, ' ')}`];
+  for (const field of explanation.fields) lines.push(`${indent}         ${field.name} = ${field.value}`);
+  for (const child of explanation.children) lines.push(formatExplanation(child, `${indent}  `));
+  return lines.join('\n');
+}

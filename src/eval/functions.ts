@@ -1,0 +1,47 @@
+import { collectionRuntimes } from './functions/collections.js';
+import { digestRuntimes } from './functions/digests.js';
+import { encodingRuntimes } from './functions/encoding.js';
+import { jsonRuntimes } from './functions/json.js';
+import { networkRuntimes } from './functions/network.js';
+import { replaceRuntimes } from './functions/replace.js';
+import type { FunctionRuntime } from './functions/runtime.js';
+import { stringRuntimes } from './functions/strings.js';
+
+/**
+ * The implementations of the Rules language's functions (the catalogue in src/scheme/functions.ts), over
+ * the run-time values of src/eval/values.ts. `any` and `all` are not here: the grammar makes them
+ * quantifiers, which the compiler handles.
+ *
+ * Conventions shared by every implementation:
+ * - Arguments arrive evaluated; a missing argument (undefined) makes the result missing, except in
+ *   `concat`, which counts it as empty (rules-language §4).
+ * - Literal arguments are handed to `prepare` once, so patterns, byte sets, keys and replacements are
+ *   compiled once per call site; `args` still holds every argument, literals included, and is used when
+ *   `prepare` did not get them, so the answers do not depend on whether the caller supplies literals.
+ * - `[*]` (a call per element) is the compiler's business: it calls the implementation once per element.
+ * - `bit_slice` expects, as argument #0, the bytes of the header its protocol literal names (see
+ *   functions/network.ts); `concat` would like the call's return type (the optional `signature`), to give
+ *   an empty array when every argument of an Array concat is missing.
+ */
+
+export { UnsupportedPattern } from './functions/js-regex.js';
+export {
+  type CompiledRegex,
+  javascriptRegexEngine,
+  type RegexEngine,
+  type RegexMatch,
+  setRegexEngine,
+} from './functions/regex-engine.js';
+export type { CallSignature, FunctionImplementation, FunctionRuntime } from './functions/runtime.js';
+
+export const functionRuntimes: ReadonlyMap<string, FunctionRuntime> = new Map(
+  [
+    stringRuntimes,
+    encodingRuntimes,
+    jsonRuntimes,
+    collectionRuntimes,
+    networkRuntimes,
+    digestRuntimes,
+    replaceRuntimes,
+  ].flatMap((runtimes) => [...runtimes]),
+);
