@@ -6,12 +6,13 @@
  * the reference engine's parse, which type-checks and compiles regexes as it parses.
  * Usage: npm run bench:parse [-- --write]   (--write updates bench/RESULTS.md)
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { validate } from '../src/check/validate.js';
 import { tokenize } from '../src/lang/lexer.js';
 import { parse } from '../src/lang/parse.js';
 import { measure } from './measure.js';
+import { publish } from './results.js';
 
 interface Workload {
   expressions: { id: string; expr: string }[];
@@ -68,19 +69,4 @@ characters, far over Cloudflare's 4,096). E3's regex check is served from the ch
 here (512 patterns); checking a new pattern costs 0.2–0.8 ms, dominated by compiling it with RE2
 (re2-wasm), against the reference's 0.37 ms for the whole parse including regex compilation.`;
 const report = `## Parse (bench/parse.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}.\n\n${lines.join('\n')}\n\n${note}\n`;
-console.log(report);
-
-if (process.argv.includes('--write')) {
-  const path = 'bench/RESULTS.md';
-  let results = '';
-  try {
-    results = readFileSync(path, 'utf8');
-  } catch {
-    results =
-      "# Benchmark results\n\nRatios compare with figures measured in the same run, or with the reference engine's figures in ../shared/bench/workload.json (2 vCPU Xeon VM, wirefilter release build; its parse figures include regex compilation, which cfrules does later, at check time).\n\n";
-  }
-  const section = /## Parse \(bench\/parse\.ts\)[\s\S]*?(?=\n## |$)/;
-  results = section.test(results) ? results.replace(section, report) : `${results.trimEnd()}\n\n${report}`;
-  writeFileSync(path, results);
-  console.log('updated bench/RESULTS.md');
-}
+publish(report);

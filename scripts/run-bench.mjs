@@ -12,5 +12,5 @@ if (!entry) {
 // Inside the project, so that external packages (re2-wasm) resolve from node_modules.
 const outfile = 'node_modules/.cache/cfrules-bench/bench.mjs';
 await build({ ...bundleOptions, sourcemap: false, entryPoints: [entry], outfile, logLevel: 'warning' });
-const result = spawnSync(process.execPath, [outfile, ...args], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...args], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -76,8 +76,30 @@ export function matchWildcard(
   value: string,
   caseSensitive: boolean,
 ): boolean {
+  return matchPlan(planOf(parts, caseSensitive), caseSensitive ? value : asciiLowerCase(value));
+}
+
+/** A matcher for one pattern, with its plan made once (what compiled filters use). */
+export function compileWildcard(
+  parts: readonly WildcardPart[],
+  caseSensitive: boolean,
+): (value: string) => boolean {
   const plan = planOf(parts, caseSensitive);
-  const subject = caseSensitive ? value : asciiLowerCase(value);
+  if (caseSensitive) return (value) => matchPlan(plan, value);
+  const { prefix } = plan;
+  // Most values fail on their first bytes: compare the prefix folding as we go, before folding the value.
+  return (value) => {
+    if (value.length < plan.minLength) return false;
+    for (let i = 0; i < prefix.length; i++) {
+      let c = value.charCodeAt(i);
+      if (c >= 0x41 && c <= 0x5a) c += 0x20;
+      if (c !== prefix.charCodeAt(i)) return false;
+    }
+    return matchPlan(plan, asciiLowerCase(value));
+  };
+}
+
+function matchPlan(plan: MatchPlan, subject: string): boolean {
   if (plan.exact !== undefined) return subject === plan.exact;
   if (subject.length < plan.minLength || !subject.startsWith(plan.prefix) || !subject.endsWith(plan.suffix)) {
     return false;
@@ -134,5 +156,14 @@ function planOf(parts: readonly WildcardPart[], caseSensitive: boolean): MatchPl
  * the Latin-1 capitals (bytes 0xC0 to 0xDE), which it would fold too.
  */
 function asciiLowerCase(s: string): string {
-  return /[\xc0-\xde]/.test(s) ? s.replace(/[A-Z]+/g, (run) => run.toLowerCase()) : s.toLowerCase();
+  // One pass decides: nothing to do (the common case, no allocation), plain toLowerCase, or ASCII only.
+  let upper = false;
+  let latin1Capital = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) upper = true;
+    else if (c >= 0xc0 && c <= 0xde) latin1Capital = true;
+  }
+  if (!upper) return s;
+  return latin1Capital ? s.replace(/[A-Z]+/g, (run) => run.toLowerCase()) : s.toLowerCase();
 }

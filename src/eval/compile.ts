@@ -8,14 +8,15 @@ import type {
   TypedValue,
 } from '../check/typed-ast.js';
 import { type ValidateOptions, validate } from '../check/validate.js';
-import { matchWildcard, parseWildcard, type WildcardPart } from '../check/wildcard.js';
+import { compileWildcard, parseWildcard, type WildcardPart } from '../check/wildcard.js';
+import type { Span } from '../lang/ast.js';
 import type { Diagnostic } from '../lang/diagnostics.js';
 import type { Scheme } from '../scheme/scheme.js';
 import { cloudflareScheme } from '../scheme/scheme.js';
 import { elementType, type Type } from '../scheme/types.js';
 import { type EvaluationInput, type FieldLayout, layoutFor, RequestContext } from './context.js';
 import { functionRuntimes } from './functions.js';
-import { type ListItems, listMatcher } from './lists.js';
+import { ListError, type ListItems, listMatcher } from './lists.js';
 import { compileRegex } from './regex.js';
 import { IpSet, intRangeSet } from './sets.js';
 import type { IpAddress, Value } from './values.js';
@@ -63,8 +64,34 @@ export function compile(source: string | TypedExpression, options: CompileOption
   }
   const scheme = options.scheme ?? cloudflareScheme;
   const compiler = new Compiler(layoutFor(scheme), options.listItems ?? {}, scheme);
-  const filter = compiler.filter(ast, options.expression ?? 'filter');
-  return { ok: true, filter, diagnostics };
+  try {
+    const filter = compiler.filter(ast, options.expression ?? 'filter');
+    return { ok: true, filter, diagnostics };
+  } catch (error) {
+    if (error instanceof Uncompilable) return { ok: false, diagnostics: [...diagnostics, error.diagnostic] };
+    throw error;
+  }
+}
+
+/**
+ * A valid expression that cfrules cannot run: a pattern RE2 cannot express (Cloudflare's engine accepts
+ * it; the validator warns with `regex-unsupported`).
+ */
+class Uncompilable extends Error {
+  constructor(readonly diagnostic: Diagnostic) {
+    super(diagnostic.message);
+  }
+}
+
+/** Runs `build`, turning an engine's refusal into a diagnostic over `span`. */
+function orUncompilable<T>(span: Span, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof ListError) throw error; // the caller's list items, not the expression
+    const message = `cfrules cannot evaluate this: ${(error as Error).message}`;
+    throw new Uncompilable({ severity: 'error', code: 'regex-unsupported', message, span });
+  }
 }
 
 /** Thrown by `evaluate` for an invalid expression; `diagnostics` says why. */
@@ -116,8 +143,13 @@ class Compiler {
 
   filter(ast: TypedExpression, expression: 'filter' | 'rewrite'): Filter {
     const layout = this.layout;
+    // A context holds the values of one scheme's slots: another scheme's would be read wrongly.
+    const checked = (ctx: RequestContext): RequestContext => {
+      if (ctx.layout !== layout) throw new Error('this context was made for a filter of another scheme');
+      return ctx;
+    };
     const toContext = (input: EvaluationInput): RequestContext =>
-      input instanceof RequestContext ? input : layout.context(input);
+      input instanceof RequestContext ? checked(input) : layout.context(input);
     let match: (ctx: RequestContext) => boolean;
     let value: Read;
     if (expression === 'rewrite' && ast.kind === 'predicate') {
@@ -132,7 +164,7 @@ class Compiler {
       expression,
       ast,
       fields,
-      match: (input) => match(toContext(input)),
+      match: (input) => match(input instanceof RequestContext ? checked(input) : layout.context(input)),
       value: (input) => value(toContext(input)),
       context: (input) => layout.context(input),
     };
@@ -144,8 +176,16 @@ class Compiler {
   test(node: TypedExpression): Test {
     switch (node.kind) {
       case 'comparison': {
-        const read = this.value(node.lhs);
         const check = this.check(node);
+        if (node.lhs.kind === 'field' && node.lhs.name !== 'true') {
+          // The most common shape, a field compared with a literal: read the slot directly.
+          const slot = this.slot(node.lhs.name);
+          return (ctx) => {
+            const value = ctx.get(slot);
+            return value !== undefined && check(value);
+          };
+        }
+        const read = this.value(node.lhs);
         return (ctx) => {
           const value = read(ctx);
           return value !== undefined && check(value);
@@ -160,6 +200,17 @@ class Compiler {
         return (ctx) => !operand(ctx);
       }
       case 'quantifier': {
+        const { operand: inner } = node;
+        if (inner.kind === 'comparison' && inner.lhs.mapped) {
+          // any/all over a comparison on [*]: test element by element, stop once the answer is known.
+          const all = this.elements(inner.lhs);
+          const check = this.check(inner);
+          const any = node.quantifier === 'any';
+          return (ctx) => {
+            for (const value of all(ctx)) if (check(value) === any) return any;
+            return !any;
+          };
+        }
         const operand = this.tests(node.operand);
         return node.quantifier === 'any'
           ? (ctx) => operand(ctx)?.some(Boolean) ?? false
@@ -174,13 +225,28 @@ class Compiler {
   }
 
   private logical(op: 'and' | 'or' | 'xor', operands: Test[]): Test {
-    if (op === 'xor') return (ctx) => operands.reduce((result, operand) => result !== operand(ctx), false);
-    const [first, second, ...rest] = operands as [Test, Test, ...Test[]];
-    // Two operands are by far the most common case: no loop.
-    if (rest.length === 0)
-      return op === 'and' ? (ctx) => first(ctx) && second(ctx) : (ctx) => first(ctx) || second(ctx);
-    if (op === 'and') return (ctx) => operands.every((operand) => operand(ctx));
-    return (ctx) => operands.some((operand) => operand(ctx));
+    const [first, second, third, ...rest] = operands as [Test, Test, Test | undefined, ...Test[]];
+    if (op === 'xor')
+      return (ctx) => {
+        let result = false;
+        for (const operand of operands) result = result !== operand(ctx);
+        return result;
+      };
+    // Two or three operands are by far the most common: no loop (and no closure per call).
+    if (op === 'and') {
+      if (!third) return (ctx) => first(ctx) && second(ctx);
+      if (rest.length === 0) return (ctx) => first(ctx) && second(ctx) && third(ctx);
+      return (ctx) => {
+        for (const operand of operands) if (!operand(ctx)) return false;
+        return true;
+      };
+    }
+    if (!third) return (ctx) => first(ctx) || second(ctx);
+    if (rest.length === 0) return (ctx) => first(ctx) || second(ctx) || third(ctx);
+    return (ctx) => {
+      for (const operand of operands) if (operand(ctx)) return true;
+      return false;
+    };
   }
 
   /** An Array<Bool> expression (over `[*]`), element by element. */
@@ -236,8 +302,9 @@ class Compiler {
   value(node: TypedValue): Read {
     switch (node.kind) {
       case 'field': {
-        const slot = this.layout.slotOf(node.name);
-        this.usedSlots.add(slot);
+        // `true` ("match everything") is a constant, whatever the input holds.
+        if (node.name === 'true' && this.scheme.cloudflare) return () => true;
+        const slot = this.slot(node.name);
         return (ctx) => ctx.get(slot);
       }
       case 'index': {
@@ -251,6 +318,12 @@ class Compiler {
       case 'call':
         return this.call(node);
     }
+  }
+
+  private slot(name: string): number {
+    const slot = this.layout.slotOf(name);
+    this.usedSlots.add(slot);
+    return slot;
   }
 
   /** The element values of a mapped value (one with `[*]`). */
@@ -291,7 +364,7 @@ class Compiler {
     if (!runtime) throw new Error(`compile: no implementation of function ${node.name}`);
     const literals = node.args.map((arg) => (arg.kind === 'literal' ? literalValue(arg) : undefined));
     const returnType = node.perElement ? (elementType(node.type) as Type) : node.type;
-    const implementation = runtime.prepare(literals, { returnType });
+    const implementation = orUncompilable(node.span, () => runtime.prepare(literals, { returnType }));
     const args = node.args.map((arg, i) => (node.perElement && i === 0 ? undefined : this.argument(arg)));
     if (node.name === 'bit_slice') args[0] = this.packetHeader(node.args[0]);
     if (node.perElement) {
@@ -299,10 +372,12 @@ class Compiler {
       const all = this.elements(node.args[0] as TypedValue);
       const rest = args.slice(1) as Read[];
       return (ctx) => {
-        const others = rest.map((read) => read(ctx));
+        // One argument array for every element: implementations read their arguments, never keep them.
+        const call: (Value | undefined)[] = [undefined, ...rest.map((read) => read(ctx))];
         const out: Value[] = [];
         for (const item of all(ctx)) {
-          const result = implementation([item, ...others]);
+          call[0] = item;
+          const result = implementation(call);
           if (result !== undefined) out.push(result);
         }
         return out;
@@ -361,29 +436,30 @@ class Compiler {
       case 'ip':
         return ipCheck(op, rhs.value);
       case 'regex': {
-        const regex = compileRegex(rhs.pattern);
+        const regex = orUncompilable(rhs.span, () => compileRegex(rhs.pattern));
         return (value) => regex.test(value as string);
       }
       case 'wildcard': {
         const parsed = parseWildcard(rhs.pattern);
         const parts: WildcardPart[] = parsed.ok ? parsed.parts : [];
-        const caseSensitive = rhs.strict;
-        return (value) => matchWildcard(parts, value as string, caseSensitive);
+        const match = compileWildcard(parts, rhs.strict);
+        return (value) => match(value as string);
       }
       case 'bytes-set': {
         const items = new Set(rhs.items.map((item) => item.value));
         return (value) => items.has(value as string);
       }
       case 'int-set': {
-        const set = intRangeSet(rhs.items);
-        return (value) => set.has(value as number);
+        return intRangeSet(rhs.items).matcher() as Check;
       }
       case 'ip-set': {
-        const set = new IpSet(rhs.items as IpRange[]);
-        return (value) => set.has(value as IpAddress);
+        return new IpSet(rhs.items as IpRange[]).matcher() as Check;
       }
-      case 'list':
-        return listMatcher(rhs.list.kind, this.listItems[rhs.name] ?? [], rhs.name);
+      case 'list': {
+        // Own properties only: a list named `__proto__` or `constructor` must not reach Object.prototype.
+        const items = Object.hasOwn(this.listItems, rhs.name) ? this.listItems[rhs.name] : undefined;
+        return listMatcher(rhs.list.kind, items ?? [], rhs.name);
+      }
     }
   }
 }

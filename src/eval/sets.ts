@@ -28,8 +28,30 @@ export class RangeSet<T extends number | bigint> {
     return this.starts.length;
   }
 
+  /** The membership test as one closure; a few ranges are scanned inline, without a method call. */
+  matcher(): (value: T) => boolean {
+    const { starts, ends } = this;
+    if (starts.length === 1) {
+      const [start, end] = [starts[0] as T, ends[0] as T];
+      return (value) => value >= start && value <= end;
+    }
+    if (starts.length <= 8)
+      return (value) => {
+        for (let i = 0; i < starts.length; i++)
+          if (value >= (starts[i] as T) && value <= (ends[i] as T)) return true;
+        return false;
+      };
+    return (value) => this.has(value);
+  }
+
   has(value: T): boolean {
     const { starts, ends } = this;
+    if (starts.length <= 8) {
+      // A few ranges (the usual case): a scan beats bisection.
+      for (let i = 0; i < starts.length; i++)
+        if (value >= (starts[i] as T) && value <= (ends[i] as T)) return true;
+      return false;
+    }
     let low = 0;
     let high = starts.length - 1;
     while (low <= high) {
@@ -70,5 +92,12 @@ export class IpSet {
 
   has(address: IpAddress): boolean {
     return address.family === 4 ? this.v4.has(address.value) : this.v6.has(address.value);
+  }
+
+  /** The membership test as one closure, for compiled filters. */
+  matcher(): (address: IpAddress) => boolean {
+    const v4 = this.v4.matcher();
+    const v6 = this.v6.matcher();
+    return (address) => (address.family === 4 ? v4(address.value) : v6(address.value));
   }
 }

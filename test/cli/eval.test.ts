@@ -58,6 +58,11 @@ describe.concurrent('cfrules eval', { timeout: 30_000 }, () => {
     expect(
       (await run(['--list', list, '--field', 'ip.src=198.51.100.1', 'ip.src in $office_ips'])).stdout,
     ).toBe('false\n');
+    // A list may be called anything, Object.prototype's members included.
+    const proto = '__proto__=examples/lists/office-ips.txt';
+    expect((await run(['--list', proto, '--field', 'ip.src=192.0.2.9', 'ip.src in $__proto__'])).stdout).toBe(
+      'true\n',
+    );
   });
 
   it('prints the value of a rewrite expression', async () => {

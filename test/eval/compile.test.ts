@@ -229,3 +229,44 @@ describe('compile and evaluate', () => {
     ).toBe(true);
   });
 });
+
+describe('edge cases found in review', () => {
+  it('matches `true` whatever the input', () => {
+    expect(evaluate('true', new Map())).toBe(true);
+    expect(evaluate('true', withFields({}))).toBe(true);
+  });
+
+  it('reports, rather than throws, a valid pattern that RE2 cannot run', () => {
+    const compiled = compile('http.host matches "[a-z&&[^aeiou]]"');
+    expect(compiled.ok).toBe(false);
+    expect(compiled.diagnostics.map((d) => [d.severity, d.code])).toContainEqual([
+      'error',
+      'regex-unsupported',
+    ]);
+  });
+
+  it('runs regex_replace with RE2', () => {
+    const compiled = compile('regex_replace(http.host, "(a)+", "x")', { expression: 'rewrite' });
+    if (!compiled.ok) throw new Error(compiled.diagnostics[0]?.message);
+    expect(compiled.filter.value(withFields({ 'http.host': 'aaa.example' }))).toBe('x.example');
+  });
+
+  it('refuses a context made for another scheme', () => {
+    const scheme = defineScheme({ fields: { b: 'Bytes' } });
+    const own = compile('b eq "B"', { scheme });
+    const cloudflare = compile('http.host eq "B"');
+    if (!own.ok || !cloudflare.ok) throw new Error('invalid');
+    const ctx = own.filter.context(new Map([['b', 'B']]));
+    expect(own.filter.match(ctx)).toBe(true);
+    expect(() => cloudflare.filter.match(ctx)).toThrow('another scheme');
+  });
+});
+
+describe('names that are also Object.prototype members', () => {
+  it('treats a list named __proto__ or constructor as any other list', () => {
+    const listItems = { constructor: ['192.0.2.1'] };
+    expect(matches('ip.src in $__proto__', { 'ip.src': '192.0.2.1' }, { listItems })).toBe(false);
+    expect(matches('ip.src in $constructor', { 'ip.src': '192.0.2.1' }, { listItems })).toBe(true);
+    expect(matches('ip.src in $tostring', { 'ip.src': '192.0.2.1' })).toBe(false);
+  });
+});

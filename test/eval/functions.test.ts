@@ -372,7 +372,8 @@ describe('regex_replace', () => {
     expect(call('regex_replace', ['ab', '(a)?(c)?(b)', '${1}${2}${3}'])).toBe('ab');
   });
 
-  it('refuses, with the default engine, patterns it cannot translate faithfully', () => {
+  it('refuses, with the JavaScript engine, patterns it cannot translate faithfully', () => {
+    setRegexEngine(javascriptRegexEngine);
     const unsupported = [
       '(?u)\\w',
       '\\p{Greek}',
@@ -387,6 +388,11 @@ describe('regex_replace', () => {
     for (const pattern of unsupported) {
       expect(() => call('regex_replace', ['x', pattern, 'y']), pattern).toThrow(UnsupportedPattern);
     }
+  });
+
+  it('runs, with the default engine (RE2), patterns the JavaScript translation refuses', () => {
+    expect(call('regex_replace', ['aaa-b', '(a)+', 'x'])).toBe('x-b');
+    expect(call('regex_replace', [bytesOf('café'), '(?u)\\w+', 'x'])).toBe('x');
   });
 
   it('uses the engine installed with setRegexEngine', () => {

@@ -81,7 +81,8 @@ function readValue(
 ): Value | undefined {
   switch (node.kind) {
     case 'field':
-      return fields.get(node.name);
+      // `true` ("match everything") is a constant of Cloudflare's scheme.
+      return node.name === 'true' ? true : fields.get(node.name);
     case 'index': {
       const target = readValue(node.target, fields, lists);
       return target === undefined ? undefined : select(target, node.index);
@@ -184,7 +185,7 @@ function compare(node: TypedComparison, value: Value, lists: Record<string, (v: 
       );
     }
     case 'list':
-      return lists[rhs.name]?.(value) ?? false;
+      return Object.hasOwn(lists, rhs.name) ? (lists[rhs.name] as (v: Value) => boolean)(value) : false;
   }
 }
 

@@ -148,7 +148,7 @@ function unsupported(text: string, description: string, span: Span): RegexProble
  * The pattern as text. The reference parses a Rust `&str`, so bytes ≥ 0x80 are UTF-8 (they come from the
  * expression's own text); a byte that is not valid UTF-8 becomes U+FFFD.
  */
-function decodeBinary(pattern: string): string {
+export function decodeBinary(pattern: string): string {
   let hasHighByte = false;
   for (let i = 0; i < pattern.length; i++) {
     const code = pattern.charCodeAt(i);

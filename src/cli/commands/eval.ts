@@ -137,7 +137,7 @@ function readRequest(text: string | undefined, fieldOptions: string[]) {
     if (typeof json !== 'object' || json === null || Array.isArray(json))
       throw new UsageError('the request must be a JSON object');
     const request = json as Record<string, unknown>;
-    const fields = { ...((request.fields as Record<string, unknown> | undefined) ?? {}) };
+    const fields: Record<string, unknown> = Object.assign(Object.create(null), request.fields ?? {});
     for (const option of fieldOptions) {
       const match = /^([^=]+)=(.*)$/s.exec(option);
       if (!match) throw new UsageError(`--field expects NAME=VALUE, got '${option}'`);
@@ -166,7 +166,7 @@ function fieldValue(name: string, text: string): unknown {
 }
 
 function readLists(options: string[], read: (path: string) => string): Record<string, ListItems> {
-  const lists: Record<string, ListItems> = {};
+  const lists: Record<string, ListItems> = Object.create(null); // names are the user's: no prototype
   for (const option of options) {
     const match = /^\$?([^=]+)=(.+)$/.exec(option);
     if (!match) throw new UsageError(`--list expects NAME=PATH, got '${option}'`);

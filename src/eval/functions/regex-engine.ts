@@ -1,3 +1,4 @@
+import { compileRegex } from '../regex.js';
 import { translatePattern } from './js-regex.js';
 
 /**
@@ -41,11 +42,17 @@ export const javascriptRegexEngine: RegexEngine = {
   },
 };
 
-let engine: RegexEngine = javascriptRegexEngine;
+/** RE2 (src/eval/regex.ts), the engine `matches` uses too: linear time, byte semantics. The default. */
+export const re2RegexEngine: RegexEngine = { compile: compileRegex };
 
-/** Installs the engine used by calls prepared from now on; `undefined` restores the default. */
+let engine: RegexEngine = re2RegexEngine;
+
+/**
+ * Installs the engine used by calls prepared from now on (e.g. the JavaScript one where RE2's WebAssembly
+ * cannot load); `undefined` restores the default, RE2.
+ */
 export function setRegexEngine(next: RegexEngine | undefined): void {
-  engine = next ?? javascriptRegexEngine;
+  engine = next ?? re2RegexEngine;
 }
 
 export const regexEngine = (): RegexEngine => engine;

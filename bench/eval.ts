@@ -1,0 +1,176 @@
+/**
+ * Evaluation benchmark on the reference workload (../shared/bench/workload.json): each expression is
+ * compiled and run round-robin over the four requests' prebuilt contexts, like the reference engine's
+ * figures. Baseline measured in the same run: a hand-written JS function for the same predicate over the
+ * same values. Also: compile time, and memory for 10,000 distinct compiled regex filters.
+ * Usage: npm run bench:eval [-- --write]   (--write updates bench/RESULTS.md)
+ */
+import { readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import type { IpAddress } from '../src/check/ip.js';
+import { validate } from '../src/check/validate.js';
+import { compile } from '../src/eval/compile.js';
+import type { RequestContext } from '../src/eval/context.js';
+import { regexCacheStats } from '../src/eval/regex.js';
+import { fieldValue, readSampleRequest, type SampleRequest } from '../src/eval/request.js';
+import { measure, type Timing } from './measure.js';
+import { publish } from './results.js';
+
+interface Workload {
+  expressions: { id: string; expr: string }[];
+  requests: { name: string; fields: Record<string, unknown> }[];
+  expected_matches: Record<string, Record<string, boolean>>;
+  reference_engine: { ns: Record<string, { exec_round_robin_mean: number }> };
+}
+
+const workload: Workload = JSON.parse(readFileSync('../shared/bench/workload.json', 'utf8'));
+const requests: SampleRequest[] = workload.requests.map((r) => {
+  const read = readSampleRequest(r);
+  if (!read.ok) throw new Error(`${r.name}: ${JSON.stringify(read.problems)}`);
+  return read.request;
+});
+
+/** The values the hand-written functions read: what the request gives, as plain JS. */
+interface Plain {
+  path: string;
+  query: string;
+  host: string;
+  method: string;
+  ua: string;
+  country: string | undefined;
+  port: number;
+  ip: IpAddress;
+  values: string[];
+}
+// The same values the contexts hold (same strings, same addresses), so that only the evaluation differs.
+const plain: Plain[] = requests.map((request) => {
+  const get = (name: string) => fieldValue(request, name);
+  return {
+    path: get('http.request.uri.path') as string,
+    query: get('http.request.uri.query') as string,
+    host: get('http.host') as string,
+    method: get('http.request.method') as string,
+    ua: get('http.user_agent') as string,
+    country: get('ip.geoip.country') as string | undefined,
+    port: get('cf.edge.server_port') as number,
+    ip: get('ip.src') as IpAddress,
+    values: get('http.request.headers.values') as string[],
+  };
+});
+
+const e5Hosts = new Set(Array.from({ length: 1000 }, (_, i) => `h${String(i).padStart(4, '0')}.example.com`));
+/** The same predicates written by hand in plain JS: the baseline of each row. */
+const handWritten: Record<string, (v: Plain) => boolean> = {
+  'E1-contains': (v) => v.path.includes('/admin'),
+  'E2-ip-in-cidr': (v) => v.ip.family === 4 && (v.ip.value >>> 24 === 10 || v.ip.value >>> 16 === 0xc0a8),
+  'E3-regex': (v) => /(googlebot|bingbot|yandex)\/\d+\.\d+/i.test(v.ua),
+  'E4-and-or-5': (v) =>
+    v.host === 'example.com' &&
+    v.method === 'POST' &&
+    (v.country === 'CN' || v.port !== 443 || v.query.includes('token=')),
+  'E5-in-1000-strings': (v) => e5Hosts.has(v.host),
+  'E6-any-lower-headers': (v) => v.values.some((value) => value.toLowerCase().includes('x')),
+  'E7-wildcard': (v) => /^\/api\/.*\/users\/.*$/is.test(v.path),
+};
+
+interface Row {
+  id: string;
+  exec: Timing;
+  baseline: Timing;
+  compile: Timing;
+  reference: number;
+}
+
+const rows: Row[] = [];
+for (const { id, expr } of workload.expressions) {
+  const checked = validate(expr, { lints: false, maxLength: Number.POSITIVE_INFINITY });
+  if (!checked.ast) throw new Error(`${id} does not validate`);
+  const ast = checked.ast;
+  const compiled = compile(ast);
+  if (!compiled.ok) throw new Error(`${id} does not compile`);
+  const { filter } = compiled;
+  const contexts: RequestContext[] = requests.map((request) => filter.context(request));
+  // The results must be the reference engine's (this also derives every field into the contexts).
+  workload.requests.forEach((r, i) => {
+    const got = filter.match(contexts[i] as RequestContext);
+    if (got !== workload.expected_matches[id]?.[r.name]) throw new Error(`${id} on ${r.name}: got ${got}`);
+    if (handWritten[id]?.(plain[i] as Plain) !== got)
+      throw new Error(`hand-written ${id} on ${r.name} disagrees`);
+  });
+  let i = 0;
+  const exec = measure(() => filter.match(contexts[i++ & 3] as RequestContext));
+  const hand = handWritten[id] as (v: Plain) => boolean;
+  let j = 0;
+  const baseline = measure(() => hand(plain[j++ & 3] as Plain));
+  const compileTime = measure(() => compile(ast), { windows: 5, windowMs: 100 });
+  rows.push({
+    id,
+    exec,
+    baseline,
+    compile: compileTime,
+    reference: workload.reference_engine.ns[id]?.exec_round_robin_mean ?? NaN,
+  });
+}
+
+// Memory: 10,000 filters, each with its own regex. RE2's heap is a fixed 16 MiB outside the JS heap; the
+// regex cache keeps it bounded by evicting (and freeing) the least recently used patterns.
+global.gc?.();
+const heapBefore = process.memoryUsage().heapUsed;
+const started = process.hrtime.bigint();
+const filters = Array.from({ length: 10_000 }, (_, n) => {
+  const result = compile(`http.user_agent matches "^agent-${n}/\\d+"`);
+  if (!result.ok) throw new Error('regex filter does not compile');
+  return result.filter;
+});
+// Patterns are handed to RE2 on first use (after their literal prefilter passes): run each filter once on
+// a user agent it matches, so that every pattern really is compiled by RE2.
+filters.forEach((filter, n) => {
+  if (!filter.match(new Map([['http.user_agent', `agent-${n}/7`]])))
+    throw new Error(`regex filter ${n} does not match`);
+});
+const regexCompileMs = Number(process.hrtime.bigint() - started) / 1e6;
+global.gc?.();
+const heapAfter = process.memoryUsage().heapUsed;
+const stats = regexCacheStats();
+
+const targets: Record<string, 'fast' | 'reference'> = {
+  'E1-contains': 'fast',
+  'E2-ip-in-cidr': 'fast',
+  'E4-and-or-5': 'fast',
+  'E7-wildcard': 'fast',
+  'E3-regex': 'reference',
+  'E5-in-1000-strings': 'reference',
+  'E6-any-lower-headers': 'reference',
+};
+const fmt = (ns: number) =>
+  ns >= 10_000 ? `${(ns / 1000).toFixed(0)} µs` : ns >= 100 ? `${ns.toFixed(0)} ns` : `${ns.toFixed(1)} ns`;
+const lines = [
+  '| expression | cfrules exec | spread | hand-written JS | ratio to JS | reference | ratio to reference | target | met | compile |',
+  '|---|---:|---:|---:|---:|---:|---:|---|:--:|---:|',
+  ...rows.map((r) => {
+    const toJs = r.exec.ns / r.baseline.ns;
+    const toReference = r.exec.ns / r.reference;
+    const kind = targets[r.id];
+    const met = kind === 'fast' ? toJs <= 1.5 && toReference <= 2 : toReference <= 1;
+    const target = kind === 'fast' ? '≤ 1.5× JS, ≤ 2× reference' : '≤ reference';
+    return `| ${r.id} | ${fmt(r.exec.ns)} | ±${(r.exec.spread * 50).toFixed(0)}% | ${fmt(r.baseline.ns)} | ${toJs.toFixed(2)}× | ${fmt(r.reference)} | ${toReference.toFixed(2)}× | ${target} | ${met ? 'yes' : '**no**'} | ${fmt(r.compile.ns)} |`;
+  }),
+];
+const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const memory = `10,000 distinct regex filters (\`http.user_agent matches "^agent-N/\\d+"\`): compiled and each run once in ${(regexCompileMs / 1000).toFixed(1)} s (${(regexCompileMs / 10).toFixed(0)} µs each, RE2 compilation included); JS heap grew by ${((heapAfter - heapBefore) / 2 ** 20).toFixed(1)} MiB for the ${filters.length} filters (${((heapAfter - heapBefore) / filters.length / 1024).toFixed(1)} KiB each); the regex cache holds ${stats.size} of at most ${stats.capacity} compiled patterns in RE2's fixed 16 MiB heap (${stats.evicted} evicted and freed).`;
+const note = `Each exec cell is the median of 7 windows of 200 ms of \`filter.match(ctx)\` round-robin over the four
+requests' prebuilt contexts (their fields already derived, as the reference engine's contexts are); the
+hand-written JS baseline runs the same predicate over the same values held in plain objects, in the same
+run. "compile" is \`compile(typedAst)\` (building the closures, sets and patterns; validation excluded).
+The reference figures are the reference engine's round-robin means from workload.json (another machine
+of the same kind, so compare ratios). Every match result equals the workload's \`expected_matches\`.
+
+Run to run, on this shared 2-vCPU VM, cells vary by ±30% or more (E4 measured 25–44 ns and E2 21–37 ns
+across runs of 2026-11-22), so the "met" column can flip near a threshold. What is consistently not met:
+E3, because \`matches\` runs on RE2 compiled to WebAssembly (linear time whatever the pattern and input,
+but ~1.5–2 µs per call for copying the input into its heap and running there; the literal prefilter avoids
+the call only when a required case-sensitive literal is absent), and the 1.5× hand-written-JS bound for
+E2, E4 and E7 (1.5–2×: a filter pays a few closure calls per comparison that the hand-written function
+does not). The reference-engine bounds of E1, E2, E4, E5, E6 and E7 are met in most runs.`;
+const report = `## Evaluation (bench/eval.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:eval -- --write\`.\n\n${lines.join('\n')}\n\n${memory}\n\n${note}\n`;
+publish(report);
