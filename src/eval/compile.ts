@@ -164,7 +164,11 @@ class Compiler {
       expression,
       ast,
       fields,
-      match: (input) => match(input instanceof RequestContext ? checked(input) : layout.context(input)),
+      match: (input) => {
+        if (!(input instanceof RequestContext)) return match(layout.context(input));
+        if (input.layout !== layout) checked(input);
+        return match(input);
+      },
       value: (input) => value(toContext(input)),
       context: (input) => layout.context(input),
     };

@@ -55,13 +55,15 @@ export class RequestContext {
   ) {}
 
   get(slot: number): Value | undefined {
+    const known = this.values[slot];
+    // Past the end reads undefined, which is also "missing": the length tells them apart.
+    if (known !== UNSET && (known !== undefined || slot < this.values.length)) return known;
+    return this.derive(slot);
+  }
+
+  private derive(slot: number): Value | undefined {
     const values = this.values;
-    if (slot < values.length) {
-      const known = values[slot];
-      if (known !== UNSET) return known;
-    } else {
-      while (values.length <= slot) values.push(UNSET);
-    }
+    while (values.length <= slot) values.push(UNSET);
     const value = this.layout.derive(slot, this.input);
     values[slot] = value;
     return value;
