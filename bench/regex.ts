@@ -1,7 +1,7 @@
 import { cpus, totalmem } from 'node:os';
 import { decodeBinary } from '../src/check/regex/index.js';
 import { Parser } from '../src/check/regex/parser.js';
-import { loadRe2 } from '../src/eval/regex/engine.js';
+import { loadRe2 } from '../src/check/regex/re2-module.js';
 import { translate } from '../src/eval/regex/translate.js';
 import { compileRegex, compileRegexWithoutPrefilter, describeRegex } from '../src/eval/regex.js';
 import { measure } from './measure.js';

@@ -1,6 +1,7 @@
 // RE2: writing the tree in RE2 syntax, and compiling it with re2-wasm
 
 import type { Span } from './errors.js';
+import { isHeapFailure, loadRe2, type Re2Class, type Re2Object } from './re2-module.js';
 import type {
   AssertionKind,
   AssertionNode,
@@ -248,33 +249,15 @@ function re2ClassChar(c: number): string {
   return /^[0-9A-Za-z]$/.test(String.fromCodePoint(c)) ? String.fromCodePoint(c) : hexEscape(c);
 }
 
-interface WrappedRe2 {
-  ok(): boolean;
-  error(): string;
-  delete(): void;
-}
-type WrappedRe2Class = new (
-  pattern: string,
-  ignoreCase: boolean,
-  multiline: boolean,
-  dotAll: boolean,
-) => WrappedRe2;
-
 /** `undefined` until first use; `null` where RE2 cannot be loaded or its heap was exhausted. */
-let re2Class: WrappedRe2Class | null | undefined;
+let re2Class: Re2Class | null | undefined;
 
-function loadRe2(): WrappedRe2Class | null {
+function re2(): Re2Class | null {
   if (re2Class === undefined) {
-    re2Class = null;
     try {
-      const nodeModule = globalThis.process?.getBuiltinModule?.('node:module');
-      if (nodeModule) {
-        const load = nodeModule.createRequire(import.meta.url);
-        const loaded = load('re2-wasm/build/wasm/re2.js') as { WrappedRE2?: WrappedRe2Class };
-        re2Class = loaded.WrappedRE2 ?? null;
-      }
+      re2Class = loadRe2();
     } catch {
-      re2Class = null;
+      re2Class = null; // outside Node.js: only the regex-syntax checks run
     }
   }
   return re2Class;
@@ -282,15 +265,15 @@ function loadRe2(): WrappedRe2Class | null {
 
 /** Compiles with RE2 and frees the result; returns RE2's error text, if any. */
 export function compileWithRe2(pattern: string): string | undefined {
-  const Re2 = loadRe2();
+  const Re2 = re2();
   if (!Re2) return undefined;
-  let compiled: WrappedRe2 | undefined;
+  let compiled: Re2Object | undefined;
   try {
     compiled = new Re2(pattern, false, false, false);
     return compiled.ok() ? undefined : `rejects it: ${compiled.error()}`;
   } catch (err) {
     // An abort (heap exhausted) leaves the wasm module unusable: stop using it.
-    if (err instanceof Error && err.message.startsWith('abort(')) {
+    if (isHeapFailure(err)) {
       re2Class = null;
       return 'could not compile it (out of memory)';
     }

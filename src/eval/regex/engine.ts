@@ -1,26 +1,12 @@
 // RE2 (re2-wasm): the evaluator's own instance, a bounded LRU cache of compiled patterns, and recovery when
 // the fixed 16 MiB heap runs out
-
-/** What re2-wasm's embind class returns: `index` is -1 without a match; groups exclude group 0. */
-export interface Re2Match {
-  match: string;
-  index: number;
-  groups: (string | undefined)[];
-}
-
-export interface Re2Object {
-  ok(): boolean;
-  error(): string;
-  match(input: string, start: number, groups: boolean): Re2Match;
-  delete(): void;
-}
-
-export type Re2Class = new (
-  pattern: string,
-  ignoreCase: boolean,
-  multiline: boolean,
-  dotAll: boolean,
-) => Re2Object;
+import {
+  isHeapFailure,
+  loadRe2,
+  type Re2Class,
+  type Re2Match,
+  type Re2Object,
+} from '../../check/regex/re2-module.js';
 
 /** A compiled pattern in the cache; `wrapper` is undefined once evicted (and deleted). */
 interface Entry {
@@ -159,37 +145,4 @@ function restart(): void {
   lastUsed = undefined;
   totalCost = 0;
   re2 = undefined;
-}
-
-/** re2-wasm's abort (heap exhausted) and wasm traps are RuntimeErrors. */
-function isHeapFailure(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'RuntimeError' || err.message.startsWith('abort('));
-}
-
-/**
- * Loads a fresh re2-wasm instance, apart from the checker's (src/check/regex/re2.ts): a separate heap, so
- * that the evaluator's cache and DFAs cannot starve the checker, and a heap spoilt by an abort can be
- * dropped whole. The package compiles its wasm synchronously on require (measured: about 40 ms for the
- * first instance in a process, 14 ms for another). Its abort handler prints to `console.warn`, bound at
- * load time; aborts surface here as errors, so that printer is silenced for this instance.
- */
-export function loadRe2(): Re2Class {
-  const nodeModule = globalThis.process?.getBuiltinModule?.('node:module');
-  if (!nodeModule) throw new Error('cfrules evaluates `matches` with re2-wasm, which needs Node.js');
-  const require = nodeModule.createRequire(import.meta.url);
-  const path = require.resolve('re2-wasm/build/wasm/re2.js');
-  const shared = require.cache[path];
-  delete require.cache[path];
-  const warn = console.warn;
-  console.warn = () => {};
-  try {
-    const loaded = require(path) as { WrappedRE2?: Re2Class };
-    if (!loaded.WrappedRE2) throw new Error('re2-wasm did not load (no WrappedRE2 export)');
-    return loaded.WrappedRE2;
-  } finally {
-    console.warn = warn;
-    // Leave the module cache as it was: the checker keeps its own instance.
-    if (shared) require.cache[path] = shared;
-    else delete require.cache[path];
-  }
 }
