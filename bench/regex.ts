@@ -46,14 +46,14 @@ const cases: Case[] = [
     pass: Array.from({ length: 20 }, (_, i) => `/wp-content/plugin-${i}/x.php`),
   },
   {
-    name: '`/wp-admin` (a literal: no RE2)',
+    name: '`/wp-admin` (a literal)',
     pattern: '/wp-admin',
     js: /\/wp-admin/,
     miss: paths('/blog/post-', 20),
     pass: paths('/wp-admin/', 20),
   },
   {
-    name: '`[0-9]{4,}` (no literal: RE2 always)',
+    name: '`[0-9]{4,}` (no literal)',
     pattern: '[0-9]{4,}',
     js: /[0-9]{4,}/,
     miss: [],
@@ -96,6 +96,7 @@ const rows = cases.map((c) => {
   const v8 = perCall(all, (s) => c.js.test(s));
   return {
     name: c.name,
+    search: describeRegex(pattern).search,
     checks: describeRegex(pattern)
       .prefilter.checks.map((k) => `${k.place}: ${k.needles.map((n) => JSON.stringify(n.text)).join(' / ')}`)
       .join('; '),
@@ -104,6 +105,27 @@ const rows = cases.map((c) => {
     mix: perCall([...miss, ...pass], (s) => fast.test(s)),
     miss: perCall(miss, (s) => fast.test(s)),
     pass: perCall(pass, (s) => fast.test(s)),
+  };
+});
+
+// Patterns that make a backtracking engine run away: V8 falls back to its linear engine (or the pattern
+// is left to RE2), so the time grows with the input, never exponentially.
+const adversarial = [
+  { name: '`^(a|a)*b$`', pattern: '^(a|a)*b$', input: 'a'.repeat(10_000) },
+  { name: '`^(\\w+\\s?)*$`', pattern: '^(\\w+\\s?)*$', input: `${'hello world '.repeat(800)}!` },
+  { name: '`(?s)(.*a){20}x`', pattern: '(?s)(.*a){20}x', input: 'a'.repeat(10_000) },
+];
+const adversarialRows = adversarial.map(({ name, pattern, input }) => {
+  const fast = compileRegex(pattern);
+  const plain = compileRegexWithoutPrefilter(pattern);
+  if (fast.test(input) !== plain.test(input)) throw new Error(`${pattern} disagrees with RE2`);
+  const options = { windows: 3, windowMs: 200, warmupMs: 50 };
+  return {
+    name,
+    search: describeRegex(pattern).search,
+    input: `${input.length.toLocaleString('en-US')} bytes`,
+    fast: measure(() => fast.test(input), options).ns,
+    re2: measure(() => plain.test(input), options).ns,
   };
 });
 
@@ -153,12 +175,16 @@ const heapRows = [
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const lines = [
-  '| pattern | prefilter | V8 RegExp | RE2 alone | cfrules | inputs rejected by the prefilter | inputs passed on (or decided) |',
-  '|---|---|---:|---:|---:|---:|---:|',
+  '| pattern | searched by | prefilter | V8 RegExp | RE2 alone | cfrules | inputs rejected by the prefilter | inputs passed on (or decided) |',
+  '|---|---|---|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
-      `| ${r.name} | ${r.checks || '—'} | ${fmt(r.v8 ?? 0)} | ${cell(r.re2, r.v8)} | ${cell(r.mix, r.v8)} | ${r.miss === undefined ? '—' : fmt(r.miss)} | ${r.pass === undefined ? '—' : fmt(r.pass)} |`,
+      `| ${r.name} | ${r.search} | ${r.checks || '—'} | ${fmt(r.v8 ?? 0)} | ${cell(r.re2, r.v8)} | ${cell(r.mix, r.v8)} | ${r.miss === undefined ? '—' : fmt(r.miss)} | ${r.pass === undefined ? '—' : fmt(r.pass)} |`,
   ),
+  '',
+  '| adversarial search | searched by | input | cfrules | RE2 alone |',
+  '|---|---|---:|---:|---:|',
+  ...adversarialRows.map((r) => `| ${r.name} | ${r.search} | ${r.input} | ${fmt(r.fast)} | ${fmt(r.re2)} |`),
   '',
   '| first use of a new pattern (translate + RE2 compile) | time |',
   '|---|---:|',
@@ -173,13 +199,20 @@ const lines = [
 ];
 const note = `Per call, median of 7 windows of 200 ms, on short URL paths and user agents (bytes). Ratios are
 to V8's RegExp on the same inputs in the same run: all the inputs of the row, half of them rejected by the
-prefilter where it has literals. "RE2 alone" is the same regex with the prefilter off: every call copies the
-input into re2-wasm, which dominates, and a match costs more than a miss (RE2 builds the matched text). The
+prefilter where it has literals. "searched by" is what answers \`matches\`: V8's RegExp on a faithful
+translation wherever V8 can also bound the time (its linear engine accepts the pattern, and takes over a
+search that backtracks too much: src/eval/regex/v8-linear.ts); the prefilter's literals alone for a pattern
+that is only literals; otherwise RE2 behind the prefilter (Unicode-mode patterns, and patterns V8's linear
+engine refuses). "RE2 alone" is the same regex on RE2 with the prefilter off: every call copies the input
+into re2-wasm, which dominates, and a match costs more than a miss (RE2 builds the matched text). The
 prefilter checks literals every match must contain, start or end with (\`indexOf\`, \`startsWith\`,
-\`endsWith\`; on the lower-cased input for \`(?i)\` literals); a pattern that is only literals, anchored or
-not, is decided without RE2. First use is translation plus RE2's compile; large Unicode classes (\`(?u)\\w\`,
-\`\\p{L}\`) take re2-wasm tens of milliseconds to compile. The heap table compiles distinct copies on a fresh
-re2-wasm instance until it aborts; the cache keeps at most 1,000 patterns and at most 8 MiB by cfrules'
-estimate, leaving the rest of the heap to the DFAs RE2 grows while matching.`;
+\`endsWith\`; on the lower-cased input for \`(?i)\` literals). The adversarial rows are searches that take
+a plain backtracking engine exponential time; they stay linear in the input, though V8's linear engine is
+slower per byte than RE2 (it simulates the automaton without RE2's DFA cache), and a search first spends
+V8's 50,000 backtracks before it switches. First use is translation
+plus RE2's compile; large Unicode classes (\`(?u)\\w\`, \`\\p{L}\`) take re2-wasm tens of milliseconds to
+compile. The heap table compiles distinct copies on a fresh re2-wasm instance until it aborts; the cache
+keeps at most 1,000 patterns and at most 8 MiB by cfrules' estimate, leaving the rest of the heap to the
+DFAs RE2 grows while matching.`;
 const report = `## Regex (bench/regex.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}.\n\n${lines.join('\n')}\n\n${note}\n`;
 publish(report);

@@ -16,6 +16,7 @@ import { cloudflareScheme } from '../scheme/scheme.js';
 import { elementType, type Type } from '../scheme/types.js';
 import { type EvaluationInput, type FieldLayout, layoutFor, RequestContext } from './context.js';
 import { functionRuntimes } from './functions.js';
+import { type ClosureTier, generateTest } from './generate.js';
 import { ListError, type ListItems, listMatcher } from './lists.js';
 import { compileRegex } from './regex.js';
 import { IpSet, intRangeSet } from './sets.js';
@@ -31,6 +32,12 @@ import type { IpAddress, Value } from './values.js';
 export interface CompileOptions extends ValidateOptions {
   /** The items of the lists used with `in $name`, by name: IPs and CIDRs, hostnames, or ASNs. */
   listItems?: Record<string, ListItems>;
+  /**
+   * Whether a filter may be compiled to generated JavaScript (`new Function`, ./generate.ts), which is
+   * faster; false runs closures only. Default true; closures are used anyway where code generation is
+   * disallowed.
+   */
+  generateCode?: boolean;
 }
 
 export interface Filter {
@@ -65,7 +72,7 @@ export function compile(source: string | TypedExpression, options: CompileOption
   const scheme = options.scheme ?? cloudflareScheme;
   const compiler = new Compiler(layoutFor(scheme), options.listItems ?? {}, scheme);
   try {
-    const filter = compiler.filter(ast, options.expression ?? 'filter');
+    const filter = compiler.filter(ast, options.expression ?? 'filter', options.generateCode ?? true);
     return { ok: true, filter, diagnostics };
   } catch (error) {
     if (error instanceof Uncompilable) return { ok: false, diagnostics: [...diagnostics, error.diagnostic] };
@@ -132,7 +139,7 @@ type Check = (value: Value) => boolean;
 
 const isBoolArray = (node: TypedExpression): boolean => typeof node.type !== 'string';
 
-class Compiler {
+class Compiler implements ClosureTier {
   private readonly usedSlots = new Set<number>();
 
   constructor(
@@ -141,7 +148,7 @@ class Compiler {
     private readonly scheme: Scheme,
   ) {}
 
-  filter(ast: TypedExpression, expression: 'filter' | 'rewrite'): Filter {
+  filter(ast: TypedExpression, expression: 'filter' | 'rewrite', generateCode: boolean): Filter {
     const layout = this.layout;
     // A context holds the values of one scheme's slots: another scheme's would be read wrongly.
     const checked = (ctx: RequestContext): RequestContext => {
@@ -152,11 +159,15 @@ class Compiler {
       input instanceof RequestContext ? checked(input) : layout.context(input);
     let match: (ctx: RequestContext) => boolean;
     let value: Read;
+    // The generated function takes any input: what is not a context of this layout goes to `slow`.
+    let generated: ((input: unknown) => boolean) | undefined;
     if (expression === 'rewrite' && ast.kind === 'predicate') {
       value = this.value(ast.value);
       match = (ctx) => value(ctx) !== undefined;
     } else {
-      match = this.test(ast);
+      const slow = (input: unknown) => match(toContext(input as EvaluationInput));
+      generated = generateCode ? generateTest(ast, this, layout, slow) : undefined;
+      match = generated ?? this.test(ast);
       value = match;
     }
     const fields = [...this.usedSlots].map((slot) => layout.names[slot] as string);
@@ -164,11 +175,13 @@ class Compiler {
       expression,
       ast,
       fields,
-      match: (input) => {
-        if (!(input instanceof RequestContext)) return match(layout.context(input));
-        if (input.layout !== layout) checked(input);
-        return match(input);
-      },
+      match:
+        generated ??
+        ((input) => {
+          if (!(input instanceof RequestContext)) return match(layout.context(input));
+          if (input.layout !== layout) checked(input);
+          return match(input);
+        }),
       value: (input) => value(toContext(input)),
       context: (input) => layout.context(input),
     };
@@ -324,7 +337,7 @@ class Compiler {
     }
   }
 
-  private slot(name: string): number {
+  slot(name: string): number {
     const slot = this.layout.slotOf(name);
     this.usedSlots.add(slot);
     return slot;
@@ -430,7 +443,7 @@ class Compiler {
   // ---- comparisons ----
 
   /** The test of one value against the right-hand side, specialised by operator and literal. */
-  private check(node: TypedComparison): Check {
+  check(node: TypedComparison): Check {
     const { op, rhs } = node;
     switch (rhs.kind) {
       case 'bytes':

@@ -8,8 +8,8 @@ export type FieldValues = ReadonlyMap<string, Value>;
 /** What an expression is evaluated against. */
 export type EvaluationInput = SampleRequest | FieldValues | RequestContext;
 
-/** Marks a slot whose value has not been derived yet (undefined means "missing"). */
-const UNSET: unique symbol = Symbol('unset');
+/** Stored for a field the request does not have: `undefined` in `values` means "not derived yet". */
+export const MISSING: unique symbol = Symbol('missing');
 
 /**
  * Every field of a scheme gets a slot number, fixed when a filter is compiled, so that reading a field at
@@ -47,25 +47,27 @@ export class FieldLayout {
  * one context derive each field at most once.
  */
 export class RequestContext {
-  private readonly values: (Value | undefined | typeof UNSET)[] = [];
+  /**
+   * Values by slot: `undefined` until derived, then the value or MISSING. Compiled filters read it
+   * directly (`values[slot] ?? derive(slot)`) and never write it.
+   */
+  readonly values: (Value | typeof MISSING | undefined)[] = [];
 
   constructor(
     readonly layout: FieldLayout,
     readonly input: SampleRequest | FieldValues,
   ) {}
 
+  /** A field's value; undefined when the request does not have it. */
   get(slot: number): Value | undefined {
-    const known = this.values[slot];
-    // Past the end reads undefined, which is also "missing": the length tells them apart.
-    if (known !== UNSET && (known !== undefined || slot < this.values.length)) return known;
-    return this.derive(slot);
+    const known = this.values[slot] ?? this.derive(slot);
+    return known === MISSING ? undefined : known;
   }
 
-  private derive(slot: number): Value | undefined {
-    const values = this.values;
-    while (values.length <= slot) values.push(UNSET);
-    const value = this.layout.derive(slot, this.input);
-    values[slot] = value;
+  /** Derives a slot's value, stores it and returns what is stored (MISSING for a missing value). */
+  derive(slot: number): Value | typeof MISSING {
+    const value = this.layout.derive(slot, this.input) ?? MISSING;
+    this.values[slot] = value;
     return value;
   }
 }

@@ -35,9 +35,11 @@
  *   pattern the checker accepts can still fail here, with an error saying so.
  *
  * Performance: re2-wasm costs 2–5 µs per call on short values (copying the input into wasm dominates),
- * V8's RegExp 15–50 ns. So each pattern gets a prefilter (./regex/prefilter.ts): literals every match must
- * contain, start or end with are checked with `indexOf`/`startsWith`/`endsWith` first, and a pattern that is
- * only literals (`/admin`, `^/(login|signup)$`, `\.(php|aspx?)$`) never reaches RE2 (bench/regex.ts).
+ * V8's RegExp 15–50 ns. So a yes/no search (`test`) runs on V8 whenever V8 can promise the same answers in
+ * linear time (./regex/v8-linear.ts: most byte-mode patterns). Each pattern also gets a prefilter
+ * (./regex/prefilter.ts) for the patterns left to RE2: literals every match must contain, start or end with
+ * are checked with `indexOf`/`startsWith`/`endsWith` first, and a pattern that is only literals (`/admin`,
+ * `^/(login|signup)$`, `\.(php|aspx?)$`) never reaches a regex engine (bench/regex.ts).
  *
  * Memory: re2-wasm's heap is a fixed 16 MiB that never shrinks, and every compiled pattern must be freed
  * with `delete()`. Patterns are compiled on first use into an LRU cache (./regex/engine.ts) of at most 1,000
@@ -55,6 +57,7 @@ import { countCaptures, UnsupportedRegexError } from './regex/flags.js';
 import { buildPrefilter, type Check, type Prefilter } from './regex/prefilter.js';
 import { type Representation, type Translation, translate } from './regex/translate.js';
 import { byteOffset, decodeWithMarkers, encodeWithMarkers } from './regex/utf8.js';
+import { linearTimeRegExp } from './regex/v8-linear.js';
 
 export type { RegexCacheStats } from './regex/engine.js';
 
@@ -81,6 +84,8 @@ interface Plan {
   /** Some needle compares with the lower-cased input. */
   folded: boolean;
   captures: number;
+  /** V8's RegExp for yes/no searches, where it keeps the answers and linear time (./regex/v8-linear.ts). */
+  v8: RegExp | undefined;
 }
 
 /** Plans by pattern; bounded so that a stream of distinct patterns cannot grow memory without end. */
@@ -92,7 +97,7 @@ export function compileRegex(pattern: string): CompiledRegex {
   return new Regex(planOf(pattern), true);
 }
 
-/** The same regex without the prefilter and literal fast paths: for tests comparing the two. */
+/** The same regex on RE2 alone, without the prefilter, literal fast paths or V8: for tests comparing them. */
 export function compileRegexWithoutPrefilter(pattern: string): CompiledRegex {
   return new Regex(planOf(pattern), false);
 }
@@ -111,9 +116,12 @@ export function describeRegex(pattern: string): {
   re2: string;
   representation: Representation;
   prefilter: Prefilter;
+  /** What answers a yes/no search: V8's RegExp, the prefilter's literals alone, or RE2 (after the prefilter). */
+  search: 'v8' | 'literals' | 're2';
 } {
-  const plan = planOf(pattern);
-  return { re2: plan.slot.source, representation: plan.representation, prefilter: plan.prefilter };
+  const { slot, representation, prefilter, v8 } = planOf(pattern);
+  const search = v8 ? 'v8' : prefilter.complete ? 'literals' : 're2';
+  return { re2: slot.source, representation, prefilter, search };
 }
 
 function planOf(pattern: string): Plan {
@@ -146,6 +154,7 @@ function planOf(pattern: string): Plan {
     prefilter,
     folded: prefilter.checks.some((check) => check.needles.some((needle) => needle.folded)),
     captures: countCaptures(ast),
+    v8: representation === 'bytes' && !prefilter.complete ? linearTimeRegExp(pattern) : undefined,
   };
   if (plans.size >= MAX_PLANS) plans.clear();
   plans.set(pattern, plan);
@@ -160,6 +169,8 @@ class Regex implements CompiledRegex {
 
   test(input: string): boolean {
     if (this.prefiltered) {
+      // V8 outruns the prefilter's own checks (which lower-case the input when folding).
+      if (this.plan.v8) return this.plan.v8.test(input);
       const { checks, complete } = this.plan.prefilter;
       const lower = this.plan.folded ? input.toLowerCase() : input;
       for (const check of checks) if (!passes(check, input, lower)) return false;

@@ -28,6 +28,11 @@ export class RangeSet<T extends number | bigint> {
     return this.starts.length;
   }
 
+  /** The merged ranges, in order, inclusive. */
+  ranges(): [T, T][] {
+    return this.starts.map((start, i) => [start, this.ends[i] as T]);
+  }
+
   /** The membership test as one closure; a few ranges are scanned inline, without a method call. */
   matcher(): (value: T) => boolean {
     const { starts, ends } = this;
@@ -76,8 +81,8 @@ export function intRangeSet(ranges: Iterable<{ from: bigint; to: bigint }>): Ran
 
 /** An IP set: one range set per family. */
 export class IpSet {
-  private readonly v4: RangeSet<number>;
-  private readonly v6: RangeSet<bigint>;
+  readonly v4: RangeSet<number>;
+  readonly v6: RangeSet<bigint>;
 
   constructor(ranges: Iterable<IpRange>) {
     const v4: [number, number][] = [];

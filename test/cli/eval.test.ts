@@ -30,6 +30,17 @@ describe.concurrent('cfrules eval', { timeout: 30_000 }, () => {
     ).toBe('true\n');
   });
 
+  it('runs where code generation is disallowed (closures instead of generated code)', async () => {
+    const env = { NODE_OPTIONS: '--disallow-code-generation-from-strings' };
+    const expression = 'ip.src.country eq "US" and http.user_agent matches "(?i)mozilla/\\d" and ssl';
+    expect(await run(['-r', browser, expression], { env })).toEqual({
+      code: 0,
+      stdout: 'true\n',
+      stderr: '',
+    });
+    expect((await run(['-r', browser, 'ip.src.country in {"FR" "DE"}'], { env })).stdout).toBe('false\n');
+  });
+
   it('evaluates against an empty request by default: every field is missing', async () => {
     expect((await run(['http.host ne "a"'])).stdout).toBe('false\n');
     expect((await run(['true'])).stdout).toBe('true\n');

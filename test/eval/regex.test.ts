@@ -261,6 +261,7 @@ describe('exec: the first match and its groups, for regex_replace', () => {
   });
 });
 
+// `exec` always runs on RE2 (`test` may run on V8), so these use it to reach the cache.
 describe('the RE2 cache', () => {
   afterEach(() => setRegexCacheCapacity(1000));
 
@@ -268,13 +269,13 @@ describe('the RE2 cache', () => {
     setRegexCacheCapacity(3);
     const patterns = ['^a\\d', '^b\\d', '^c\\d', '^d\\d'].map((p) => compileRegex(p));
     patterns.forEach((regex, i) => {
-      expect(regex.test(`${'abcd'[i]}1`)).toBe(true);
+      expect(regex.exec(`${'abcd'[i]}1`)).toBeDefined();
     });
     const before = regexCacheStats();
     expect(before.size).toBe(3);
     // The first was evicted: it is compiled again, and still right.
-    expect(patterns[0].test('a1')).toBe(true);
-    expect(patterns[0].test('b1')).toBe(false);
+    expect(patterns[0].exec('a1')).toBeDefined();
+    expect(patterns[0].exec('b1')).toBeUndefined();
     const after = regexCacheStats();
     expect(after.compiled).toBe(before.compiled + 1);
     expect(after.evicted).toBe(before.evicted + 1);
@@ -282,7 +283,7 @@ describe('the RE2 cache', () => {
   });
 
   it('shrinks to a new capacity and refuses a capacity below 1', () => {
-    for (let i = 0; i < 10; i++) compileRegex(`^shrink${i}\\d`).test('x');
+    for (let i = 0; i < 10; i++) compileRegex(`^shrink${i}\\d`).exec(`shrink${i}7`);
     setRegexCacheCapacity(2);
     expect(regexCacheStats()).toMatchObject({ size: 2, capacity: 2 });
     expect(() => setRegexCacheCapacity(0)).toThrow(RangeError);
@@ -295,7 +296,7 @@ describe('the RE2 cache', () => {
     const start = regexCacheStats();
     for (let i = 0; i < 20_000; i++) {
       const regex = compileRegex(`^(\\d+)\\.(\\d+)-${i}$`);
-      expect(regex.test(`1.2-${i}`)).toBe(true);
+      expect(regex.exec(`1.2-${i}`)).toBeDefined();
     }
     const end = regexCacheStats();
     expect(end.compiled - start.compiled).toBe(20_000);
@@ -317,10 +318,31 @@ describe('the RE2 cache', () => {
     for (let k = 0; k < 8; k++) {
       const regex = compileRegex(`a[ab]{${20 + k}}c`);
       const reference = new RegExp(`a[ab]{${20 + k}}c`);
-      for (const input of inputs) expect(regex.test(`${input}c`)).toBe(reference.test(`${input}c`));
+      for (const input of inputs)
+        expect(regex.exec(`${input}c`)?.index).toBe(reference.exec(`${input}c`)?.index);
     }
     expect(regexCacheStats().evicted).toBeGreaterThan(before.evicted);
   }, 120_000);
+});
+
+describe('yes/no searches on V8 where it is linear time', () => {
+  it('runs byte-mode patterns on V8, and patterns V8 could run away on, Unicode ones and literals elsewhere', () => {
+    const searchOf = (pattern: string) => describeRegex(bytes(pattern)).search;
+    expect(searchOf('(?i)(googlebot|bingbot|yandex)/\\d+\\.\\d+')).toBe('v8');
+    expect(searchOf('^(a|a)*b$')).toBe('v8');
+    // A counted repetition of a group V8's linear engine refuses: only RE2 bounds it.
+    expect(searchOf('(?s)(.*a){20}')).toBe('re2');
+    expect(searchOf('(?u)^\\p{Han}+$')).toBe('re2');
+    expect(searchOf('/wp-admin')).toBe('literals');
+  });
+
+  it('cannot be made to backtrack without end: V8 falls back to its linear engine', () => {
+    // Exponential for a plain backtracking engine (2^100000 paths); linear here.
+    expect(matches('^(a|a)*b$', 'a'.repeat(100_000))).toBe(false);
+    expect(matches('^(x+x+)+y$', `${'x'.repeat(50_000)}!`)).toBe(false);
+    expect(matches('(?s)(.*a){20}', 'a'.repeat(5_000))).toBe(true);
+    expect(matches('(?s)(.*a){20}x', 'a'.repeat(5_000))).toBe(false);
+  });
 });
 
 describe('the literal prefilter', () => {

@@ -124,7 +124,10 @@ const assertion = (source: string): Piece => ({ source, quantifiable: false, has
 class Translator {
   private at = 0;
 
-  constructor(private readonly pattern: string) {}
+  constructor(
+    private readonly pattern: string,
+    private readonly captures: boolean,
+  ) {}
 
   translate(): string {
     const flags: Flags = {
@@ -258,7 +261,7 @@ class Translator {
 
   private group(outer: Flags): Piece | undefined {
     this.at++;
-    let capture = true;
+    let capture = this.captures;
     const flags = { ...outer };
     if (this.pattern[this.at] === '?') {
       this.at++;
@@ -267,6 +270,7 @@ class Translator {
       const name = named.exec(this.pattern);
       if (name) {
         this.at += name[0].length;
+        capture = this.captures;
       } else {
         capture = false;
         const directive = this.flagGroup(flags);
@@ -412,7 +416,11 @@ class Translator {
 
 const union = (a: ByteSet, b: ByteSet): ByteSet => a.map((member, i) => member || (b[i] as boolean));
 
-/** The RegExp source (no flags needed) equivalent to a Cloudflare pattern, or UnsupportedPattern. */
-export function translatePattern(pattern: string): string {
-  return new Translator(pattern).translate();
+/**
+ * The RegExp source (no flags needed) equivalent to a Cloudflare pattern, or UnsupportedPattern. With
+ * `captures: false` (for a yes/no search) every group is written non-capturing, so the capture-group
+ * restriction above does not apply.
+ */
+export function translatePattern(pattern: string, options: { captures?: boolean } = {}): string {
+  return new Translator(pattern, options.captures ?? true).translate();
 }
