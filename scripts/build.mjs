@@ -9,7 +9,7 @@ rmSync('dist', { recursive: true, force: true });
 await build({
   ...bundleOptions,
   logLevel: 'warning',
-  entryPoints: { index: 'src/index.ts', cli: 'src/cli/bin.ts' },
+  entryPoints: { index: 'src/index.ts', server: 'src/server.ts', cli: 'src/cli/bin.ts' },
   outdir: 'dist',
   splitting: true,
 });

@@ -1,3 +1,6 @@
 import { processIo, runCli } from './main.js';
 
-process.exitCode = runCli(process.argv.slice(2), processIo);
+// A long-running command (serve) gives its exit code when it stops.
+Promise.resolve(runCli(process.argv.slice(2), processIo)).then((code) => {
+  process.exitCode = code;
+});

@@ -17,8 +17,11 @@ export interface Command {
   summary: string;
   /** The full `--help` text. */
   help: string;
-  /** Returns the process exit code: 0 success, 1 findings (syntax errors, check failures), 2 usage errors. */
-  run: (args: string[], io: CliIo) => number;
+  /**
+   * Returns the process exit code: 0 success, 1 findings (syntax errors, check failures), 2 usage errors;
+   * a long-running command (serve) returns it when it stops.
+   */
+  run: (args: string[], io: CliIo) => number | Promise<number>;
 }
 
 /** A mistake in the command line itself (unknown option, missing argument): exit code 2. */

@@ -1,12 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { VERSION } from '../version.js';
 import { type CliIo, type Command, UsageError } from './command.js';
 import { evalCommand } from './commands/eval.js';
 import { fmtCommand } from './commands/fmt.js';
 import { parseCommand } from './commands/parse.js';
+import { serveCommand } from './commands/serve.js';
 import { validateCommand } from './commands/validate.js';
-import { VERSION } from './version.js';
 
-export const commands: Command[] = [validateCommand, parseCommand, fmtCommand, evalCommand];
+export const commands: Command[] = [validateCommand, parseCommand, fmtCommand, evalCommand, serveCommand];
 
 const usage = `Usage: cfrules <command> [options]
 
@@ -20,7 +21,7 @@ Options: -h, --help   show this help;  -v, --version   print the version
 `;
 
 /** Runs the CLI with the given arguments (without `node cfrules`); returns the exit code. */
-export function runCli(argv: string[], io: CliIo): number {
+export function runCli(argv: string[], io: CliIo): number | Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined) {
     io.stderr(usage); // a usage error: say how to use it, where errors go

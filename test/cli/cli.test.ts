@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/command.js';
 import { runCli } from '../../src/cli/main.js';
-import { VERSION } from '../../src/cli/version.js';
+import { VERSION } from '../../src/version.js';
 
 /** Runs the CLI in-process against an in-memory file system. */
 function run(argv: string[], files: Record<string, string> = {}, stdin = '') {

@@ -61,7 +61,9 @@ describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
         .filter(([, option]) => option !== '--help')
         .map(async ([, option, value]) => {
           const args = value ? [option, sampleValue(command.name, option)] : [option];
-          const result = await cfrules([command.name, ...args, '-e', 'ssl']);
+          // serve would run until stopped: a missing config file makes it stop at once (status 1).
+          const rest = command.name === 'serve' ? ['--config', 'no-such-config.yaml'] : ['-e', 'ssl'];
+          const result = await cfrules([command.name, ...args, ...rest]);
           return { args: args.join(' '), ...result };
         });
       for (const result of await Promise.all(runs)) {
@@ -114,6 +116,10 @@ function sampleValue(command: string, option: string): string {
     '--max-warnings': '10',
     '--request': 'examples/requests/browser.json',
     '--field': 'http.host=example.com',
+    '--host': '127.0.0.1',
+    '--port': '0',
+    '--db': ':memory:',
+    '--config': 'no-such-config.yaml',
   };
   const value = samples[option];
   if (value === undefined) throw new Error(`docs.test.ts: add a sample value for ${option}`);

@@ -1,0 +1,135 @@
+import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { API_PREFIX, buildApp } from '../../http/app.js';
+import { applyConfig, bootstrap, ConfigError, type FirstStart, readConfig } from '../../service/setup.js';
+import { openSqliteStore } from '../../store/sqlite.js';
+import type { Store } from '../../store/store.js';
+import { type CliIo, type Command, UsageError } from '../command.js';
+
+const serveOptions = {
+  host: { type: 'string', default: '127.0.0.1' },
+  port: { type: 'string', default: '8787' },
+  db: { type: 'string', default: './cfrules.db' },
+  config: { type: 'string' },
+} as const;
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: "run Cloudflare's Filters and Firewall Rules API locally (/client/v4)",
+  help: `Usage: cfrules serve [options]
+
+Runs the Cloudflare-compatible API (Filters, Firewall Rules, zones) at
+http://HOST:PORT/client/v4, keeping its data in a SQLite database. Every
+request needs credentials: X-Auth-Email + X-Auth-Key, or Authorization:
+Bearer TOKEN (see docs/api.md).
+
+      --host HOST      address to listen on (default 127.0.0.1)
+      --port PORT      port to listen on (default 8787; 0 picks a free port)
+      --db PATH        the SQLite database file (default ./cfrules.db, created
+                       if missing); :memory: keeps nothing after exit
+      --config PATH    accounts, credentials and zones to declare (YAML or
+                       JSON), applied at every start; applying it again
+                       changes nothing
+  -h, --help           show this help
+
+With no --config and an empty database, the first start creates an account,
+an API token and the zone example.com, and prints them once.
+
+Prints "listening on http://HOST:PORT/client/v4" once ready. SIGTERM or SIGINT
+(Ctrl-C) finishes the requests in progress, closes the database and exits 0.
+
+Exit status: 0 stopped by a signal, 1 could not start (database, config,
+port), 2 usage error.
+`,
+  run(args, io) {
+    const { values } = parseArgs({ args, options: serveOptions });
+    const port = Number(values.port);
+    if (!/^\d+$/.test(values.port) || port > 65535) {
+      throw new UsageError(`--port must be a number from 0 to 65535, not '${values.port}'`);
+    }
+    return serve({ host: values.host, port, db: values.db, config: values.config }, io);
+  },
+};
+
+interface ServeOptions {
+  host: string;
+  port: number;
+  db: string;
+  config: string | undefined;
+}
+
+async function serve(options: ServeOptions, io: CliIo): Promise<number> {
+  const fail = (message: string) => {
+    io.stderr(`cfrules serve: ${message}\n`);
+    return 1;
+  };
+  let store: Store;
+  try {
+    store = openSqliteStore(options.db);
+  } catch (error) {
+    return fail(`cannot open the database ${options.db}: ${(error as Error).message}`);
+  }
+  try {
+    if (options.config !== undefined) {
+      const applied = applyConfig(store, readConfig(parseYaml(io.readFile(options.config))));
+      io.stdout(
+        `applied ${options.config}: ${applied.accounts} accounts, ${applied.tokens} tokens, ${applied.zones} zones\n`,
+      );
+    } else {
+      const first = bootstrap(store);
+      if (first) io.stdout(firstStartText(first));
+    }
+  } catch (error) {
+    store.close();
+    if (error instanceof ConfigError) return fail(`${options.config}: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return fail(`cannot read ${options.config}: no such file`);
+    if ((error as Error).name === 'YAMLParseError')
+      return fail(`${options.config}: ${(error as Error).message}`);
+    throw error;
+  }
+
+  const app = buildApp({
+    store,
+    reportError: (error) =>
+      io.stderr(`cfrules serve: internal error: ${String((error as Error)?.stack ?? error)}\n`),
+  });
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    store.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') return fail(`port ${options.port} is in use (--port 0 picks a free one)`);
+    return fail(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  io.stdout(`listening on http://${host}:${port}${API_PREFIX}\n`);
+
+  return new Promise((resolve) => {
+    const stop = async (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      io.stderr(`cfrules serve: ${signal}: finishing requests in progress\n`);
+      await app.close(); // waits for the requests in progress
+      store.close();
+      resolve(0);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
+function firstStartText({ account, apiKey, token, zone }: FirstStart): string {
+  return `First start: created an account, its credentials and a zone. The secrets are shown only now
+(the database keeps their digests); declare your own with --config (docs/api.md).
+
+  account    ${account.id}
+  email      ${account.email}
+  api key    ${apiKey}
+  api token  ${token}   (every zone, read and edit)
+  zone       ${zone.id}   ${zone.name} (${zone.plan})
+
+`;
+}

@@ -1,0 +1,32 @@
+import type { ApiMessage, ErrorKind } from '../service/errors.js';
+
+/** Cloudflare's v4 envelope, on every response. */
+export interface Envelope {
+  result: unknown;
+  success: boolean;
+  errors: ApiMessage[];
+  messages: ApiMessage[];
+  result_info?: unknown;
+}
+
+export const success = (result: unknown, resultInfo?: unknown): Envelope =>
+  resultInfo === undefined
+    ? { result, success: true, errors: [], messages: [] }
+    : { result, success: true, errors: [], messages: [], result_info: resultInfo };
+
+export const failure = (errors: ApiMessage[]): Envelope => ({
+  result: null,
+  success: false,
+  errors,
+  messages: [],
+});
+
+export const STATUS: Record<ErrorKind, number> = {
+  'bad-request': 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  'method-not-allowed': 405,
+  'too-large': 413,
+  internal: 500,
+};

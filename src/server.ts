@@ -1,0 +1,16 @@
+// The service as a library (`import { buildApp, openSqliteStore } from 'cfrules/server'`): the API of `cfrules serve`,
+// embedded in a test suite or a tool, with no child process. Separate from the main entry point, which
+// stays free of Node-only dependencies (Fastify, SQLite).
+
+export { API_PREFIX, type AppOptions, BODY_LIMIT, buildApp } from './http/app.js';
+export type { ApiMessage } from './service/errors.js';
+export {
+  applyConfig,
+  bootstrap,
+  ConfigError,
+  type FirstStart,
+  readConfig,
+  type ServiceConfig,
+} from './service/setup.js';
+export { openSqliteStore } from './store/sqlite.js';
+export type { Store } from './store/store.js';

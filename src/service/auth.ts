@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import type { Permission, Store, ZoneRecord } from '../store/store.js';
+import { type ApiMessage, CODES, ServiceError } from './errors.js';
+import { isId } from './ids.js';
+
+/**
+ * Who is calling, and what they may touch. Two kinds of credentials, as Cloudflare has them:
+ * - an account's e-mail and global API key (`X-Auth-Email` + `X-Auth-Key`): every zone of the account,
+ *   read and write;
+ * - an API token (`Authorization: Bearer …`): the zones it lists (`*` = every zone of its account), with
+ *   its permissions (`read`, `edit`; edit includes read).
+ * Keys and tokens are stored as SHA-256 digests only (they are random, long secrets: no salt needed).
+ */
+export interface Principal {
+  accountId: string;
+  /** Zone ids or names reachable; `*` = all of the account's zones. */
+  zones: readonly string[];
+  canEdit: boolean;
+  /** Whether the principal may act on the whole account (create zones): a global key or a `*` token. */
+  accountWide: boolean;
+}
+
+/** The credential headers of a request, as given (undefined when absent). */
+export interface Credentials {
+  email?: string;
+  key?: string;
+  authorization?: string;
+}
+
+export const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/** Global API keys: 37 lowercase hex characters. */
+export const API_KEY = /^[0-9a-f]{37}$/;
+/** API tokens: 40 characters of the URL-safe base64 alphabet. */
+export const API_TOKEN = /^[A-Za-z0-9_-]{40}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+const BEARER = /^Bearer (\S+)$/;
+
+const authenticationError = (): ServiceError =>
+  new ServiceError('forbidden', { code: CODES.notPermitted, message: 'Authentication error' });
+
+export class AuthService {
+  constructor(private readonly store: Store) {}
+
+  /** The principal of a request's credentials; a ServiceError when missing, malformed or unknown. */
+  authenticate(credentials: Credentials): Principal {
+    const { email, key, authorization } = credentials;
+    // The official SDK sends every credential it was configured with: a token, when present, decides.
+    if (authorization !== undefined) return this.byToken(authorization);
+    if (email === undefined || key === undefined) {
+      throw new ServiceError('bad-request', {
+        code: CODES.missingCredentials,
+        message: 'Missing X-Auth-Key, X-Auth-Email or Authorization headers',
+      });
+    }
+    const chain: ApiMessage[] = [];
+    if (!EMAIL.test(email))
+      chain.push({ code: CODES.invalidEmailHeader, message: 'Invalid format for X-Auth-Email header' });
+    if (!API_KEY.test(key))
+      chain.push({ code: CODES.invalidKeyHeader, message: 'Invalid format for X-Auth-Key header' });
+    if (chain.length > 0) throw invalidHeaders(chain);
+    const account = this.store.transaction((tx) => tx.accounts.getByApiKeyHash(digest(key)));
+    if (!account || account.email.toLowerCase() !== email.toLowerCase()) {
+      throw new ServiceError('forbidden', {
+        code: CODES.unknownKey,
+        message: 'Unknown X-Auth-Key or X-Auth-Email',
+      });
+    }
+    return { accountId: account.id, zones: ['*'], canEdit: true, accountWide: true };
+  }
+
+  private byToken(authorization: string): Principal {
+    const value = BEARER.exec(authorization)?.[1];
+    if (value === undefined || !API_TOKEN.test(value)) {
+      throw invalidHeaders([
+        { code: CODES.invalidAuthorizationHeader, message: 'Invalid format for Authorization header' },
+      ]);
+    }
+    const token = this.store.transaction((tx) => tx.tokens.getByHash(digest(value)));
+    if (!token)
+      throw new ServiceError('forbidden', { code: CODES.invalidToken, message: 'Invalid access token' });
+    return {
+      accountId: token.accountId,
+      zones: token.zones,
+      canEdit: token.permissions.includes('edit' satisfies Permission),
+      accountWide: token.zones.includes('*'),
+    };
+  }
+
+  /**
+   * The zone a request names, if the principal may reach it (and write to it, for `need: 'edit'`). An id
+   * that cannot be a zone's, or no such zone, is a routing error as on Cloudflare; a zone of another
+   * account or outside a token's list is an authentication error.
+   */
+  zone(principal: Principal, zoneId: string, need: Permission): ZoneRecord {
+    const zone = isId(zoneId) ? this.store.transaction((tx) => tx.zones.get(zoneId)) : undefined;
+    if (!zone) throw unknownZone(zoneId, isId(zoneId));
+    if (!reaches(principal, zone)) throw authenticationError();
+    if (need === 'edit' && !principal.canEdit) throw authenticationError();
+    return zone;
+  }
+
+  /** Refuses a write by a read-only principal, or an account-level action by a zone-scoped token. */
+  requireAccountEdit(principal: Principal, accountId: string): void {
+    if (!principal.canEdit || !principal.accountWide || principal.accountId !== accountId) {
+      throw authenticationError();
+    }
+  }
+}
+
+/** Whether a principal reaches a zone: same account, and the zone is in a token's list. */
+export function reaches(principal: Principal, zone: ZoneRecord): boolean {
+  if (zone.accountId !== principal.accountId) return false;
+  return principal.zones.some((entry) => entry === '*' || entry === zone.id || entry === zone.name);
+}
+
+const invalidHeaders = (chain: ApiMessage[]): ServiceError =>
+  new ServiceError('bad-request', {
+    code: CODES.invalidHeaders,
+    message: 'Invalid request headers',
+    error_chain: chain,
+  });
+
+/** Cloudflare's answer to a path naming an object that does not exist (or cannot, by its shape). */
+export function unknownZone(zoneId: string, wellFormed: boolean): ServiceError {
+  return new ServiceError(wellFormed ? 'not-found' : 'bad-request', [
+    {
+      code: CODES.cannotRoute,
+      message: `Could not route to /client/v4/zones/${zoneId}, perhaps your object identifier is invalid?`,
+    },
+    { code: CODES.noRoute, message: 'No route for that URI' },
+  ]);
+}

@@ -1,0 +1,78 @@
+/**
+ * Errors of the service as values: a kind (what went wrong, which the HTTP layer turns into a status), and
+ * the Cloudflare-style messages (code + text) the client sees. Every code is listed in docs/api.md; codes
+ * from Cloudflare's own catalogue are used where one is known (../shared/reference/api-surface.md §7).
+ */
+
+export type ErrorKind =
+  | 'bad-request'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'method-not-allowed'
+  | 'too-large'
+  | 'internal';
+
+export interface ApiMessage {
+  code: number;
+  message: string;
+  /** The causes of an error, as Cloudflare reports malformed credentials (6003 → 6102, 6103, 6111). */
+  error_chain?: ApiMessage[];
+  /** Where in the request body the problem is, as a JSON pointer (`/0/expression`). */
+  source?: { pointer: string };
+}
+
+export class ServiceError extends Error {
+  readonly errors: ApiMessage[];
+
+  constructor(
+    readonly kind: ErrorKind,
+    errors: ApiMessage | ApiMessage[],
+  ) {
+    const list = Array.isArray(errors) ? errors : [errors];
+    super(list.map((e) => `${e.message} (${e.code})`).join('; '));
+    this.name = 'ServiceError';
+    this.errors = list;
+  }
+}
+
+/** A message pointing at a place in the request body (`pointer` as a JSON pointer, e.g. `/0/action`). */
+export const at = (code: number, message: string, pointer?: string): ApiMessage =>
+  pointer === undefined ? { code, message } : { code, message, source: { pointer } };
+
+/** Codes, by situation. docs/api.md lists each with its HTTP status. */
+export const CODES = {
+  // Authentication (Cloudflare's).
+  missingCredentials: 9106,
+  invalidHeaders: 6003,
+  invalidEmailHeader: 6102,
+  invalidKeyHeader: 6103,
+  invalidAuthorizationHeader: 6111,
+  unknownKey: 9103,
+  invalidToken: 9109,
+  notPermitted: 10000,
+  // Requests (Cloudflare's, but 7001 and 7002, cfrules' choice).
+  malformedJson: 6007,
+  contentType: 9207,
+  noRoute: 7000,
+  cannotRoute: 7003,
+  methodNotAllowed: 7001,
+  bodyTooLarge: 7002,
+  invalidQuery: 10001,
+  internal: 10500,
+  // Zones (1061 is Cloudflare's; 1099 cfrules').
+  zoneExists: 1061,
+  invalidZone: 1099,
+  // Filters (10102 is Cloudflare's; the others cfrules').
+  invalidFilter: 10100,
+  filterNotFound: 10101,
+  duplicateFilter: 10102,
+  filterInUse: 10103,
+  filterOwnedByRule: 10104,
+  // Firewall rules (10202 is Cloudflare's code for a bad inline filter; the others cfrules').
+  invalidRule: 10200,
+  ruleNotFound: 10201,
+  invalidInlineFilter: 10202,
+  ruleQuotaExceeded: 10203,
+  actionNotEntitled: 10204,
+} as const;

@@ -1,0 +1,282 @@
+import { validate } from '../check/validate.js';
+import { type Diagnostic, formatDiagnostic } from '../lang/diagnostics.js';
+import type { Plan } from '../scheme/profile.js';
+import type { FilterRecord, Store, StoreTransaction, ZoneRecord } from '../store/store.js';
+import { at, CODES, ServiceError } from './errors.js';
+import { isId, newId, now } from './ids.js';
+import {
+  BodyObject,
+  childPlace,
+  invalid,
+  noIdsToDelete,
+  type Place,
+  readBatch,
+  readIdsToDelete,
+  rootPlace,
+  shown,
+} from './input.js';
+import {
+  type QueryParams,
+  queryBoolean,
+  queryString,
+  type ResultInfo,
+  readPage,
+  resultInfo,
+} from './pagination.js';
+
+/**
+ * Filters (`/zones/{zone_id}/filters`): named expressions that firewall rules refer to. Field checks and
+ * JSON shapes are exported because a firewall rule may carry its filter inline and must apply the very same
+ * rules to it.
+ */
+
+/** Cloudflare's limits on a filter's text fields, in characters. */
+export const FILTER_LIMITS = { description: 500, ref: 50 } as const;
+
+/** Cloudflare's answer to an expression that another filter of the zone already has. */
+export const DUPLICATE_MESSAGE = 'config duplicates an already existing config';
+
+export interface FilterJson {
+  id: string;
+  expression: string;
+  paused: boolean;
+  description: string;
+  ref?: string;
+  created_on: string;
+  modified_on: string;
+}
+
+export function filterJson(filter: FilterRecord): FilterJson {
+  return {
+    id: filter.id,
+    expression: filter.expression,
+    paused: filter.paused,
+    description: filter.description,
+    // Cloudflare leaves `ref` out when it was never set.
+    ...(filter.ref === null ? {} : { ref: filter.ref }),
+    created_on: filter.createdOn,
+    modified_on: filter.modifiedOn,
+  };
+}
+
+/** What a client sets on a filter; absent optional fields take their defaults (PUT replaces them too). */
+export interface FilterFields {
+  expression: string;
+  description: string;
+  paused: boolean;
+  ref: string | null;
+}
+
+/**
+ * Reads a filter's fields from `object` and checks the expression as Cloudflare would for the zone's plan
+ * (the `matches` operator, for instance, needs Business). Errors carry `object`'s code and context.
+ */
+export function readFilterFields(object: BodyObject, plan: Plan): FilterFields {
+  const expression = object.requiredString('expression', Number.POSITIVE_INFINITY);
+  const error = expressionError(expression, plan);
+  if (error !== undefined) object.fail('expression', formatDiagnostic(expression, error));
+  return {
+    expression,
+    description: object.string('description', FILTER_LIMITS.description) ?? '',
+    paused: object.boolean('paused') ?? false,
+    ref: object.string('ref', FILTER_LIMITS.ref) ?? null,
+  };
+}
+
+/**
+ * The first error Cloudflare would report for the expression in Firewall Rules on this plan; undefined when
+ * it is valid (warnings do not count).
+ */
+export function expressionError(expression: string, plan: Plan): Diagnostic | undefined {
+  const { diagnostics } = validate(expression, { plan, phase: 'firewall_rules', lints: false });
+  return diagnostics.find((diagnostic) => diagnostic.severity === 'error');
+}
+
+/**
+ * Keeps a zone's expressions unique over one batch: an expression may not be another filter's, already
+ * stored or earlier in the same request. A filter may keep its own expression. Expressions that another
+ * filter of the batch is giving up still count as taken: the store's uniqueness holds after every write.
+ */
+export class ExpressionClaims {
+  private readonly claimed = new Set<string>();
+
+  constructor(
+    private readonly tx: StoreTransaction,
+    private readonly zoneId: string,
+  ) {}
+
+  /** Claims the expression for the filter `ownerId` (undefined for a new filter) or throws at `place`. */
+  claim(expression: string, ownerId: string | undefined, place: Place): void {
+    const stored = this.tx.filters.getByExpression(this.zoneId, expression);
+    if (this.claimed.has(expression) || (stored !== undefined && stored.id !== ownerId)) {
+      throw invalid(place, DUPLICATE_MESSAGE);
+    }
+    this.claimed.add(expression);
+  }
+}
+
+/** A filter id that names nothing in the zone (or is not an id at all). */
+const filterNotFound = (id: string, pointer?: string): ServiceError =>
+  new ServiceError('not-found', at(CODES.filterNotFound, `filter not found: ${shown(id)}`, pointer));
+
+/** The zone's filter with this id, or a 404. */
+function findFilter(tx: StoreTransaction, zoneId: string, id: string, pointer?: string): FilterRecord {
+  const filter = isId(id) ? tx.filters.get(zoneId, id) : undefined;
+  if (filter === undefined) throw filterNotFound(id, pointer);
+  return filter;
+}
+
+/** A filter made in one call with its rule belongs to the rule until the rule is deleted or moves on. */
+function refuseIfCreatedWithRule(
+  filter: FilterRecord,
+  change: 'replaced' | 'deleted',
+  pointer?: string,
+): void {
+  const rule = filter.createdWithRule;
+  if (rule === null) return;
+  const message =
+    `filter ${filter.id} was created together with firewall rule ${rule} and cannot be ${change} through ` +
+    `the Filters API: delete the rule with {"delete_filter_if_unused":true} to delete both, or delete the ` +
+    'rule alone to keep the filter as an ordinary one';
+  throw new ServiceError('bad-request', at(CODES.filterOwnedByRule, message, pointer));
+}
+
+export class FilterService {
+  constructor(private readonly store: Store) {}
+
+  /** Query: `id` (exact), `expression` and `description` (case-insensitive substrings), `ref`, `paused`. */
+  list(zone: ZoneRecord, query: QueryParams): { result: FilterJson[]; resultInfo: ResultInfo } {
+    const page = readPage(query);
+    const search = {
+      id: queryString(query, 'id'),
+      expression: queryString(query, 'expression'),
+      description: queryString(query, 'description'),
+      ref: queryString(query, 'ref'),
+      paused: queryBoolean(query, 'paused'),
+    };
+    return this.store.transaction((tx) => {
+      const found = tx.filters.list(zone.id, search, page);
+      return {
+        result: found.items.map(filterJson),
+        resultInfo: resultInfo(page, found.items.length, found.totalCount),
+      };
+    });
+  }
+
+  /** `[{expression, description?, paused?, ref?}]` (or one such object): all are created, or none. */
+  create(zone: ZoneRecord, body: unknown): FilterJson[] {
+    const items = readBatch(body, CODES.invalidFilter, 'filter');
+    return this.store.transaction((tx) => {
+      const claims = new ExpressionClaims(tx, zone.id);
+      const time = now();
+      const created = items.map(({ value, place }): FilterRecord => {
+        const fields = readFilterFields(BodyObject.read(value, place, 'a filter'), zone.plan);
+        claims.claim(fields.expression, undefined, duplicatePlace(place));
+        return {
+          id: newId(),
+          zoneId: zone.id,
+          ...fields,
+          createdWithRule: null,
+          createdOn: time,
+          modifiedOn: time,
+        };
+      });
+      for (const filter of created) tx.filters.insert(filter);
+      return created.map(filterJson);
+    });
+  }
+
+  /** PUT `[{id, expression, description?, paused?, ref?}]`: every filter replaced, or none. */
+  updateMany(zone: ZoneRecord, body: unknown): FilterJson[] {
+    const items = readBatch(body, CODES.invalidFilter, 'filter');
+    return this.store.transaction((tx) => {
+      const claims = new ExpressionClaims(tx, zone.id);
+      const time = now();
+      const seen = new Set<string>();
+      const replaced = items.map(({ value, place }) => {
+        const object = BodyObject.read(value, place, 'a filter');
+        const id = object.requiredString('id', Number.POSITIVE_INFINITY);
+        const existing = findFilter(tx, zone.id, id, object.placeOf('id').pointer);
+        if (seen.has(id)) object.fail('id', `filter ${id} is listed twice`);
+        seen.add(id);
+        return replacement(existing, object, zone.plan, claims, time);
+      });
+      for (const filter of replaced) tx.filters.update(filter);
+      return replaced.map(filterJson);
+    });
+  }
+
+  /** The filters named by `?id=` (or the body); unknown ids are skipped. None is deleted if one is in use. */
+  deleteMany(zone: ZoneRecord, query: QueryParams, body: unknown): { id: string }[] {
+    const ids = readIdsToDelete(query, body, CODES.invalidQuery);
+    if (ids.length === 0) throw noIdsToDelete('filter');
+    return this.store.transaction((tx) => {
+      const existing = ids.filter(isId).flatMap((id) => tx.filters.get(zone.id, id) ?? []);
+      for (const filter of existing) refuseDeletion(tx, filter);
+      return tx.filters
+        .delete(
+          zone.id,
+          existing.map((filter) => filter.id),
+        )
+        .map((id) => ({ id }));
+    });
+  }
+
+  get(zone: ZoneRecord, id: string): FilterJson {
+    return this.store.transaction((tx) => filterJson(findFilter(tx, zone.id, id)));
+  }
+
+  /** PUT one filter: the body's `id`, when given, must be the path's. Omitted fields get their defaults. */
+  update(zone: ZoneRecord, id: string, body: unknown): FilterJson {
+    return this.store.transaction((tx) => {
+      const existing = findFilter(tx, zone.id, id);
+      const object = BodyObject.read(body, rootPlace(CODES.invalidFilter), 'the request body');
+      if (object.has('id') && object.get('id') !== id) {
+        object.fail('id', `id must be the filter id of the path (${id}) or be left out`);
+      }
+      const filter = replacement(existing, object, zone.plan, new ExpressionClaims(tx, zone.id), now());
+      tx.filters.update(filter);
+      return filterJson(filter);
+    });
+  }
+
+  delete(zone: ZoneRecord, id: string): { id: string } {
+    return this.store.transaction((tx) => {
+      const filter = findFilter(tx, zone.id, id);
+      refuseDeletion(tx, filter);
+      tx.filters.delete(zone.id, [filter.id]);
+      return { id: filter.id };
+    });
+  }
+}
+
+/** In the Filters API, a duplicate has Cloudflare's code of its own (10102), not the invalid-filter one. */
+const duplicatePlace = (place: Place): Place => ({
+  ...childPlace(place, 'expression'),
+  code: CODES.duplicateFilter,
+});
+
+/** The filter as the PUT body describes it (PUT semantics: omitted fields are reset). */
+function replacement(
+  existing: FilterRecord,
+  object: BodyObject,
+  plan: Plan,
+  claims: ExpressionClaims,
+  time: string,
+): FilterRecord {
+  refuseIfCreatedWithRule(existing, 'replaced', object.place.pointer || undefined);
+  const fields = readFilterFields(object, plan);
+  claims.claim(fields.expression, existing.id, duplicatePlace(object.place));
+  return { ...existing, ...fields, modifiedOn: time };
+}
+
+/** A filter stays while a rule uses it: deleting it would leave the rule without a filter. */
+function refuseDeletion(tx: StoreTransaction, filter: FilterRecord): void {
+  refuseIfCreatedWithRule(filter, 'deleted');
+  const users = tx.firewallRules.countUsing(filter.zoneId, filter.id);
+  if (users > 0) {
+    const rules = users === 1 ? '1 firewall rule' : `${users} firewall rules`;
+    const message = `filter ${filter.id} is used by ${rules}: delete them or give them another filter first`;
+    throw new ServiceError('bad-request', at(CODES.filterInUse, message));
+  }
+}

@@ -1,0 +1,501 @@
+import { type Plan, planNames } from '../scheme/profile.js';
+import {
+  FIREWALL_RULE_ACTIONS,
+  type FilterRecord,
+  type FirewallRuleAction,
+  type FirewallRuleRecord,
+  type Store,
+  type StoreTransaction,
+  type ZoneRecord,
+} from '../store/store.js';
+import { at, CODES, ServiceError } from './errors.js';
+import {
+  ExpressionClaims,
+  type FilterFields,
+  type FilterJson,
+  filterJson,
+  readFilterFields,
+} from './filters.js';
+import { isId, newId, now } from './ids.js';
+import {
+  BodyObject,
+  childPlace,
+  invalid,
+  noIdsToDelete,
+  type Place,
+  readBatch,
+  readIdsToDelete,
+  rootPlace,
+  shown,
+} from './input.js';
+import {
+  type QueryParams,
+  queryBoolean,
+  queryString,
+  type ResultInfo,
+  readPage,
+  resultInfo,
+} from './pagination.js';
+
+/**
+ * Firewall rules (`/zones/{zone_id}/firewall/rules`): an action applied to the requests a filter matches.
+ * A rule names its filter by id, or, on creation only, carries it inline (Cloudflare's "single-call
+ * creation"): the filter is then created with the rule and belongs to it until the rule is deleted.
+ */
+
+export const RULE_ACTIONS = FIREWALL_RULE_ACTIONS;
+
+/** What a `bypass` rule can bypass. */
+export const BYPASS_PRODUCTS = [
+  'zoneLockdown',
+  'uaBlock',
+  'bic',
+  'hot',
+  'securityLevel',
+  'rateLimit',
+  'waf',
+] as const;
+
+/** Firewall rules a zone may have, by plan. */
+export const RULE_QUOTA: Readonly<Record<Plan, number>> = {
+  free: 5,
+  pro: 20,
+  business: 100,
+  enterprise: 1000,
+};
+
+export const RULE_LIMITS = { description: 500, ref: 50, maxPriority: 2_147_483_647 } as const;
+
+export interface DeletedFilterJson {
+  id: string;
+  deleted: true;
+}
+
+export interface RuleJson {
+  id: string;
+  paused: boolean;
+  description: string;
+  action: FirewallRuleAction;
+  priority: number | null;
+  filter: FilterJson | DeletedFilterJson;
+  ref?: string;
+  products?: string[];
+  created_on: string;
+  modified_on: string;
+}
+
+export function ruleJson(rule: FirewallRuleRecord, filter: FilterJson | DeletedFilterJson): RuleJson {
+  return {
+    id: rule.id,
+    paused: rule.paused,
+    description: rule.description,
+    action: rule.action,
+    priority: rule.priority,
+    filter,
+    // Like Cloudflare, no `ref` when never set and no `products` when there are none.
+    ...(rule.ref === null ? {} : { ref: rule.ref }),
+    ...(rule.products.length === 0 ? {} : { products: rule.products }),
+    created_on: rule.createdOn,
+    modified_on: rule.modifiedOn,
+  };
+}
+
+/** The fields of a rule other than its filter. */
+type RuleSettings = Pick<
+  FirewallRuleRecord,
+  'action' | 'priority' | 'paused' | 'description' | 'ref' | 'products'
+>;
+
+/** One reader per setting; an absent (or null) optional setting reads as its default. */
+const SETTING_READERS: { [K in keyof RuleSettings]: (object: BodyObject) => RuleSettings[K] } = {
+  action: (object) => object.oneOf('action', RULE_ACTIONS),
+  priority: (object) => object.integer('priority', 0, RULE_LIMITS.maxPriority) ?? null,
+  paused: (object) => object.boolean('paused') ?? false,
+  description: (object) => object.string('description', RULE_LIMITS.description) ?? '',
+  ref: (object) => object.string('ref', RULE_LIMITS.ref) ?? null,
+  products: (object) => object.setOf('products', BYPASS_PRODUCTS) ?? [],
+};
+const SETTING_KEYS = Object.keys(SETTING_READERS) as (keyof RuleSettings)[];
+
+/** Every setting, as POST and PUT take them (omitted ones get their defaults). */
+function readSettings(object: BodyObject, plan: Plan): RuleSettings {
+  const settings = {} as Record<keyof RuleSettings, unknown>;
+  for (const key of SETTING_KEYS) settings[key] = SETTING_READERS[key](object);
+  return checkSettings(settings as RuleSettings, object, plan);
+}
+
+/**
+ * The settings after a PATCH: those given replace the current ones (`null` resets one to its default).
+ * Changing the action away from `bypass` drops the products, which only `bypass` has.
+ */
+function editSettings(object: BodyObject, current: FirewallRuleRecord, plan: Plan): RuleSettings {
+  const settings: Record<keyof RuleSettings, unknown> = { ...current };
+  for (const key of SETTING_KEYS) if (object.present(key)) settings[key] = SETTING_READERS[key](object);
+  if (object.present('action') && settings.action !== 'bypass' && !object.present('products'))
+    settings.products = [];
+  return checkSettings(settings as RuleSettings, object, plan, object.present('action'));
+}
+
+/** Rules across settings: `log` needs Enterprise; `products` goes with `bypass`, and only with it. */
+function checkSettings(
+  settings: RuleSettings,
+  object: BodyObject,
+  plan: Plan,
+  actionGiven = true,
+): RuleSettings {
+  // Only when the action is being set: a zone moved off Enterprise keeps its log rules editable.
+  if (actionGiven && settings.action === 'log' && plan !== 'enterprise') {
+    object.fail(
+      'action',
+      `the log action needs the Enterprise plan; this zone is on the ${planNames[plan]} plan`,
+      CODES.actionNotEntitled,
+    );
+  }
+  if (settings.action === 'bypass' && settings.products.length === 0) {
+    object.fail(
+      'products',
+      `products is required with the bypass action: any of ${BYPASS_PRODUCTS.join(', ')}`,
+    );
+  }
+  if (settings.action !== 'bypass' && settings.products.length > 0) {
+    object.fail('products', 'products can only be given with the bypass action');
+  }
+  return settings;
+}
+
+/** A rule's filter on creation: an existing filter's id, or a new filter and where the body gives it. */
+type FilterChoice = { id: string } | { inline: FilterFields; place: Place };
+
+/** The `filter` object of a rule body (required), and the id in it if any. */
+function filterMember(object: BodyObject): { filter: BodyObject; id: string | undefined } {
+  const filter: BodyObject | undefined = object.object('filter', 'filter');
+  if (filter === undefined) {
+    object.fail('filter', 'filter is required: {"id": "<filter id>"} or, on creation, {"expression": "…"}');
+  }
+  const id = filter.get('id');
+  if (id !== undefined && typeof id !== 'string') throw invalid(filter.placeOf('id'), 'id must be a string');
+  return { filter, id };
+}
+
+/**
+ * `filter` on creation. An object with an `id` refers to an existing filter (its other members are ignored,
+ * so that a rule read with GET can be sent back). Without an id it is an inline filter, checked like one
+ * sent to the Filters API, its errors reported as 10202 "filter at index N: …".
+ */
+function readFilterChoice(object: BodyObject, index: number, plan: Plan): FilterChoice {
+  const { filter, id } = filterMember(object);
+  if (id !== undefined) return { id };
+  const place = { ...filter.place, code: CODES.invalidInlineFilter, context: `filter at index ${index}` };
+  return { inline: readFilterFields(BodyObject.read(object.get('filter'), place, 'filter'), plan), place };
+}
+
+/** `filter` on PUT and PATCH: only an id, since changing a rule never changes a filter. */
+function readFilterId(object: BodyObject): string {
+  const { filter, id } = filterMember(object);
+  if (id === undefined) {
+    throw invalid(
+      filter.placeOf('id'),
+      'filter.id is required: replacing or editing a rule never changes a filter; change the filter ' +
+        'through the Filters API, or give the id of another filter',
+    );
+  }
+  return id;
+}
+
+/** The id of an existing filter of the zone that a rule refers to (a 400: it is the body that is wrong). */
+function referencedFilter(tx: StoreTransaction, zoneId: string, id: string, object: BodyObject): string {
+  if (!isId(id) || tx.filters.get(zoneId, id) === undefined) {
+    throw invalid(
+      childPlace(object.placeOf('filter'), 'id'),
+      `filter ${shown(id)} does not exist in this zone`,
+    );
+  }
+  return id;
+}
+
+const ruleNotFound = (id: string, pointer?: string): ServiceError =>
+  new ServiceError('not-found', at(CODES.ruleNotFound, `firewall rule not found: ${shown(id)}`, pointer));
+
+function findRule(tx: StoreTransaction, zoneId: string, id: string, pointer?: string): FirewallRuleRecord {
+  const rule = isId(id) ? tx.firewallRules.get(zoneId, id) : undefined;
+  if (rule === undefined) throw ruleNotFound(id, pointer);
+  return rule;
+}
+
+/** A rule as stored, with its filter. */
+function render(tx: StoreTransaction, rule: FirewallRuleRecord): RuleJson {
+  const filter = tx.filters.get(rule.zoneId, rule.filterId);
+  // The store's foreign key makes this impossible; say so rather than answer with a rule without filter.
+  if (filter === undefined) {
+    throw new ServiceError(
+      'internal',
+      at(CODES.internal, `firewall rule ${rule.id} has no filter ${rule.filterId}`),
+    );
+  }
+  return ruleJson(rule, filterJson(filter));
+}
+
+/**
+ * Once a rule no longer uses the filter created with it (the rule was deleted, or now uses another
+ * filter), the filter becomes an ordinary one that the Filters API can change and delete.
+ */
+function release(
+  tx: StoreTransaction,
+  zoneId: string,
+  filterId: string,
+  ruleId: string,
+): FilterRecord | undefined {
+  const filter = tx.filters.get(zoneId, filterId);
+  if (filter === undefined || filter.createdWithRule !== ruleId) return filter;
+  const released = { ...filter, createdWithRule: null };
+  tx.filters.update(released);
+  return released;
+}
+
+/** Stores a changed rule, freeing the filter it was created with if it now uses another one. */
+function save(tx: StoreTransaction, before: FirewallRuleRecord, after: FirewallRuleRecord): void {
+  tx.firewallRules.update(after);
+  if (after.filterId !== before.filterId) release(tx, before.zoneId, before.filterId, before.id);
+}
+
+const sameSettings = (a: FirewallRuleRecord, b: FirewallRuleRecord): boolean =>
+  a.filterId === b.filterId && SETTING_KEYS.every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]));
+
+/** What happens to a creation: the rules, or (quota exceeded) the inline filters created without them. */
+type CreateOutcome =
+  | { rules: RuleJson[] }
+  | { quotaExceeded: { count: number; adding: number; filters: { index: number; id: string }[] } };
+
+export class FirewallRuleService {
+  constructor(private readonly store: Store) {}
+
+  /** Query: `id`, `action` (exact), `description` (case-insensitive substring), `paused`. */
+  list(zone: ZoneRecord, query: QueryParams): { result: RuleJson[]; resultInfo: ResultInfo } {
+    const page = readPage(query);
+    const search = {
+      id: queryString(query, 'id'),
+      action: queryString(query, 'action'),
+      description: queryString(query, 'description'),
+      paused: queryBoolean(query, 'paused'),
+    };
+    return this.store.transaction((tx) => {
+      const found = tx.firewallRules.list(zone.id, search, page);
+      return {
+        result: found.items.map((rule) => render(tx, rule)),
+        resultInfo: resultInfo(page, found.items.length, found.totalCount),
+      };
+    });
+  }
+
+  /**
+   * `[{filter, action, …}]` or one rule. Outcomes: any invalid rule or inline filter → nothing created;
+   * all valid but over the plan's quota → the inline filters are created (as ordinary filters) and the
+   * error names them, so that the rules can be created by id later; otherwise filters, then rules, are
+   * created.
+   */
+  create(zone: ZoneRecord, body: unknown): RuleJson[] {
+    const items = readBatch(body, CODES.invalidRule, 'firewall rule');
+    const outcome = this.store.transaction((tx): CreateOutcome => {
+      const claims = new ExpressionClaims(tx, zone.id);
+      const planned = items.map(({ value, place, index }) => {
+        const object = BodyObject.read(value, place, 'a firewall rule');
+        const settings = readSettings(object, zone.plan);
+        const choice = readFilterChoice(object, index, zone.plan);
+        if ('id' in choice)
+          return { index, settings, filterId: referencedFilter(tx, zone.id, choice.id, object) };
+        claims.claim(choice.inline.expression, undefined, childPlace(choice.place, 'expression'));
+        return { index, settings, inline: choice.inline, filterId: newId() };
+      });
+
+      const time = now();
+      const newFilter = (fields: FilterFields, id: string, ruleId: string | null): FilterRecord => {
+        const filter = {
+          id,
+          zoneId: zone.id,
+          ...fields,
+          createdWithRule: ruleId,
+          createdOn: time,
+          modifiedOn: time,
+        };
+        tx.filters.insert(filter);
+        return filter;
+      };
+
+      const count = tx.firewallRules.count(zone.id);
+      if (count + planned.length > RULE_QUOTA[zone.plan]) {
+        // The documented outcome: the filters exist (not tied to any rule), the rules do not.
+        const filters = planned.flatMap((rule) =>
+          rule.inline === undefined
+            ? []
+            : [{ index: rule.index, id: newFilter(rule.inline, rule.filterId, null).id }],
+        );
+        return { quotaExceeded: { count, adding: planned.length, filters } };
+      }
+
+      const rules = planned.map((rule): FirewallRuleRecord => {
+        const id = newId();
+        if (rule.inline !== undefined) newFilter(rule.inline, rule.filterId, id);
+        return {
+          id,
+          zoneId: zone.id,
+          filterId: rule.filterId,
+          ...rule.settings,
+          createdOn: time,
+          modifiedOn: time,
+        };
+      });
+      for (const rule of rules) tx.firewallRules.insert(rule);
+      return { rules: rules.map((rule) => render(tx, rule)) };
+    });
+    // Thrown after the commit: the inline filters created under an exceeded quota are kept.
+    if ('quotaExceeded' in outcome) throw quotaExceeded(zone.plan, outcome.quotaExceeded);
+    return outcome.rules;
+  }
+
+  /** PUT `[{id, filter: {id}, action, …}]`: every rule replaced (omitted fields reset), or none. */
+  updateMany(zone: ZoneRecord, body: unknown): RuleJson[] {
+    return this.eachRule(zone, body, (tx, rule, object) => replaced(tx, zone, rule, object));
+  }
+
+  /** PATCH `[{id, priority}]` (or one): each rule takes the fields given; other fields stay. */
+  editPriorities(zone: ZoneRecord, body: unknown): RuleJson[] {
+    return this.eachRule(zone, body, (tx, rule, object) => edited(tx, zone, rule, object));
+  }
+
+  get(zone: ZoneRecord, id: string): RuleJson {
+    return this.store.transaction((tx) => render(tx, findRule(tx, zone.id, id)));
+  }
+
+  /** PUT one rule: the body's `id`, when given, must be the path's. Omitted fields get their defaults. */
+  update(zone: ZoneRecord, id: string, body: unknown): RuleJson {
+    return this.store.transaction((tx) => {
+      const rule = findRule(tx, zone.id, id);
+      const after = replaced(tx, zone, rule, ruleBody(body, id));
+      save(tx, rule, after);
+      return render(tx, after);
+    });
+  }
+
+  /** PATCH one rule: only the given fields change; `{}` changes nothing. An array, as Cloudflare answers. */
+  edit(zone: ZoneRecord, id: string, body: unknown): RuleJson[] {
+    return this.store.transaction((tx) => {
+      const rule = findRule(tx, zone.id, id);
+      const after = edited(tx, zone, rule, ruleBody(body, id));
+      if (after !== rule) save(tx, rule, after);
+      return [render(tx, after)];
+    });
+  }
+
+  /**
+   * Deletes the rule. Its filter goes too when `deleteFilterIfUnused` is set and no other rule uses it;
+   * otherwise it stays, as an ordinary filter if it had been created with this rule.
+   */
+  delete(zone: ZoneRecord, id: string, options: { deleteFilterIfUnused: boolean }): RuleJson {
+    return this.store.transaction((tx) => {
+      const rule = findRule(tx, zone.id, id);
+      tx.firewallRules.delete(zone.id, [rule.id]);
+      if (options.deleteFilterIfUnused && tx.firewallRules.countUsing(zone.id, rule.filterId) === 0) {
+        tx.filters.delete(zone.id, [rule.filterId]);
+        return ruleJson(rule, { id: rule.filterId, deleted: true });
+      }
+      const filter = release(tx, zone.id, rule.filterId, rule.id);
+      return ruleJson(rule, filter === undefined ? { id: rule.filterId, deleted: true } : filterJson(filter));
+    });
+  }
+
+  /** The rules named by `?id=` (or the body); unknown ids are skipped. Filters are never deleted. */
+  deleteMany(zone: ZoneRecord, query: QueryParams, body: unknown): { id: string }[] {
+    const ids = readIdsToDelete(query, body, CODES.invalidQuery);
+    if (ids.length === 0) throw noIdsToDelete('firewall rule');
+    return this.store.transaction((tx) => {
+      const rules = ids.filter(isId).flatMap((id) => tx.firewallRules.get(zone.id, id) ?? []);
+      const deleted = tx.firewallRules.delete(
+        zone.id,
+        rules.map((rule) => rule.id),
+      );
+      for (const rule of rules) release(tx, zone.id, rule.filterId, rule.id);
+      return deleted.map((id) => ({ id }));
+    });
+  }
+
+  /**
+   * A batch of changes to existing rules, each element naming its rule by `id`: all are checked before any
+   * is stored, so that one bad element leaves every rule as it was.
+   */
+  private eachRule(
+    zone: ZoneRecord,
+    body: unknown,
+    change: (tx: StoreTransaction, rule: FirewallRuleRecord, object: BodyObject) => FirewallRuleRecord,
+  ): RuleJson[] {
+    const items = readBatch(body, CODES.invalidRule, 'firewall rule');
+    return this.store.transaction((tx) => {
+      const seen = new Set<string>();
+      const changes = items.map(({ value, place }) => {
+        const object = BodyObject.read(value, place, 'a firewall rule');
+        const id = object.requiredString('id', Number.POSITIVE_INFINITY);
+        const rule = findRule(tx, zone.id, id, object.placeOf('id').pointer);
+        if (seen.has(id)) object.fail('id', `firewall rule ${id} is listed twice`);
+        seen.add(id);
+        return { before: rule, after: change(tx, rule, object) };
+      });
+      for (const { before, after } of changes) if (after !== before) save(tx, before, after);
+      return changes.map(({ after }) => render(tx, after));
+    });
+  }
+}
+
+/** The body of a single-rule PUT or PATCH: an object whose `id`, if any, is the path's. */
+function ruleBody(body: unknown, id: string): BodyObject {
+  const object = BodyObject.read(body, rootPlace(CODES.invalidRule), 'the request body');
+  if (object.has('id') && object.get('id') !== id) {
+    object.fail('id', `id must be the firewall rule id of the path (${id}) or be left out`);
+  }
+  return object;
+}
+
+/** The rule as a PUT body describes it; the filter must be given by id. Not stored yet. */
+function replaced(
+  tx: StoreTransaction,
+  zone: ZoneRecord,
+  rule: FirewallRuleRecord,
+  object: BodyObject,
+): FirewallRuleRecord {
+  const settings = readSettings(object, zone.plan);
+  const filterId = referencedFilter(tx, zone.id, readFilterId(object), object);
+  return { ...rule, ...settings, filterId, modifiedOn: now() };
+}
+
+/** The rule after a PATCH body, or the same object when nothing changes. Not stored yet. */
+function edited(
+  tx: StoreTransaction,
+  zone: ZoneRecord,
+  rule: FirewallRuleRecord,
+  object: BodyObject,
+): FirewallRuleRecord {
+  const settings = editSettings(object, rule, zone.plan);
+  let filterId = rule.filterId;
+  if (object.has('filter')) {
+    filterId = referencedFilter(tx, zone.id, readFilterId(object), object);
+  }
+  const after = { ...rule, ...settings, filterId };
+  return sameSettings(rule, after) ? rule : { ...after, modifiedOn: now() };
+}
+
+function quotaExceeded(
+  plan: Plan,
+  { count, adding, filters }: { count: number; adding: number; filters: { index: number; id: string }[] },
+): ServiceError {
+  const quota = RULE_QUOTA[plan];
+  const parts = [
+    `firewall rule quota exceeded: the ${planNames[plan]} plan allows ${quota} firewall rules per zone, ` +
+      `the zone has ${count} and the request adds ${adding}`,
+  ];
+  if (filters.length === 0) parts.push('nothing was created');
+  for (const { index, id } of filters) {
+    parts.push(
+      `the inline filter at index ${index} was created as filter ${id}: create its rule with ` +
+        `{"filter":{"id":"${id}"}} once there is room`,
+    );
+  }
+  return new ServiceError('bad-request', at(CODES.ruleQuotaExceeded, parts.join('; ')));
+}

@@ -1,0 +1,148 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * The SQLite schema, as migrations versioned in code. `PRAGMA user_version` records the last one a database
+ * has run; opening a database runs the ones after it, in order, each in its own transaction (a failed
+ * migration leaves the database at the previous version). A migration, once released, never changes: a
+ * new schema is a new migration, appended.
+ */
+export interface Migration {
+  /** 1, 2, 3…: its position in `migrations`. */
+  version: number;
+  description: string;
+  up: (db: Database) => void;
+}
+
+/**
+ * Conventions of the tables: `seq` (INTEGER PRIMARY KEY AUTOINCREMENT, never reused) orders lists by
+ * creation; `id` is the record's public id. Booleans are INTEGER 0/1, arrays are JSON text, times ISO 8601
+ * text. Plans and actions are not constrained here, so that adding one never needs a table rebuild (SQLite
+ * cannot alter a CHECK): the service validates what it writes, and the store refuses unknown plans on read.
+ */
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'accounts, tokens, zones, filters and firewall rules',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE accounts (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL,
+          email TEXT NOT NULL UNIQUE,
+          api_key_hash TEXT UNIQUE,
+          created_on TEXT NOT NULL
+        );
+
+        CREATE TABLE tokens (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          account_id TEXT NOT NULL REFERENCES accounts (id),
+          token_hash TEXT NOT NULL UNIQUE,
+          zones TEXT NOT NULL CHECK (json_type(zones) = 'array'),
+          permissions TEXT NOT NULL CHECK (json_type(permissions) = 'array'),
+          created_on TEXT NOT NULL
+        );
+        CREATE INDEX tokens_account ON tokens (account_id);
+
+        CREATE TABLE zones (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL UNIQUE,
+          plan TEXT NOT NULL,
+          account_id TEXT NOT NULL REFERENCES accounts (id),
+          paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
+          created_on TEXT NOT NULL,
+          modified_on TEXT NOT NULL
+        );
+        CREATE INDEX zones_account ON zones (account_id);
+
+        -- UNIQUE (zone_id, id) is the parent key of the firewall rules' foreign key, so that a rule can only
+        -- use a filter of its own zone.
+        CREATE TABLE filters (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          zone_id TEXT NOT NULL REFERENCES zones (id) ON DELETE CASCADE,
+          expression TEXT NOT NULL,
+          description TEXT NOT NULL,
+          paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
+          ref TEXT,
+          created_with_rule TEXT,
+          created_on TEXT NOT NULL,
+          modified_on TEXT NOT NULL,
+          UNIQUE (zone_id, expression),
+          UNIQUE (zone_id, id)
+        );
+        -- A zone's list, in creation order, without sorting the zone's rows on every page.
+        CREATE INDEX filters_zone_order ON filters (zone_id, seq);
+
+        -- Deleting a zone deletes its filters and its rules in the same statement; the rule -> filter key is
+        -- checked at the end of the statement, when both are gone. Deleting a filter that a rule still uses
+        -- fails.
+        CREATE TABLE firewall_rules (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          zone_id TEXT NOT NULL REFERENCES zones (id) ON DELETE CASCADE,
+          filter_id TEXT NOT NULL,
+          action TEXT NOT NULL,
+          priority INTEGER,
+          paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
+          description TEXT NOT NULL,
+          ref TEXT,
+          products TEXT NOT NULL CHECK (json_type(products) = 'array'),
+          created_on TEXT NOT NULL,
+          modified_on TEXT NOT NULL,
+          FOREIGN KEY (zone_id, filter_id) REFERENCES filters (zone_id, id)
+        );
+        CREATE INDEX firewall_rules_filter ON firewall_rules (zone_id, filter_id);
+        CREATE INDEX firewall_rules_zone_order ON firewall_rules (zone_id, seq);
+      `);
+    },
+  },
+];
+
+/** The schema version this code creates and understands. */
+export const schemaVersion: number = migrations.length;
+
+const versionOf = (db: Database): number => db.pragma('user_version', { simple: true }) as number;
+
+/**
+ * Refuses a database written by a newer cfrules, whose schema this code would misread. Only reads: call it
+ * before anything that could write to the file (journal mode included).
+ */
+export function assertSchemaSupported(db: Database): void {
+  const version = versionOf(db);
+  if (version > schemaVersion) {
+    throw new Error(
+      `database schema version ${version} is newer than this cfrules (${schemaVersion}); upgrade cfrules`,
+    );
+  }
+}
+
+/**
+ * Runs the migrations the database has not run yet; returns their versions. Each runs in an IMMEDIATE
+ * transaction that re-reads the version, so that two processes opening the same new database do not both
+ * run it. Foreign keys are off while migrating (as SQLite's procedure for rebuilding a table requires) and
+ * checked before each commit; the caller turns them on afterwards.
+ */
+export function migrate(db: Database): number[] {
+  assertSchemaSupported(db);
+  if (versionOf(db) === schemaVersion) return [];
+  db.pragma('foreign_keys = OFF');
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    db.transaction(() => {
+      assertSchemaSupported(db);
+      if (versionOf(db) >= migration.version) return;
+      migration.up(db);
+      const violations = db.pragma('foreign_key_check') as unknown[];
+      if (violations.length > 0) {
+        throw new Error(`migration ${migration.version} left ${violations.length} foreign key violation(s)`);
+      }
+      // Part of the transaction: rolled back with the migration if anything fails.
+      db.pragma(`user_version = ${migration.version}`);
+      applied.push(migration.version);
+    }).immediate();
+  }
+  return applied;
+}

@@ -1,0 +1,190 @@
+import type { Plan } from '../scheme/profile.js';
+
+/**
+ * The service's storage, as an interface: the SQLite implementation (./sqlite.ts) is the default, and a
+ * PostgreSQL one could serve several service instances later.
+ *
+ * Every service operation is one `transaction`: all its reads and writes see one consistent state and
+ * either all happen or none does. The work function is synchronous (better-sqlite3 is), so a transaction
+ * can never interleave with another request's; an asynchronous store would run the same work with awaits.
+ * Records are plain data; ids are 32 lowercase hex characters; times are ISO 8601 strings (UTC).
+ */
+export interface Store {
+  /** Runs `work` atomically: if it throws, nothing it wrote is kept, and the error is rethrown. */
+  transaction<T>(work: (tx: StoreTransaction) => T): T;
+  /** Closes the store; later calls throw. Safe to call twice. */
+  close(): void;
+}
+
+export interface StoreTransaction {
+  readonly accounts: AccountTable;
+  readonly tokens: TokenTable;
+  readonly zones: ZoneTable;
+  readonly filters: FilterTable;
+  readonly firewallRules: FirewallRuleTable;
+}
+
+export type Permission = 'read' | 'edit';
+
+export interface AccountRecord {
+  id: string;
+  name: string;
+  email: string;
+  /** SHA-256 (hex) of the global API key; null when the account has none. Keys are never stored. */
+  apiKeyHash: string | null;
+  createdOn: string;
+}
+
+export interface TokenRecord {
+  id: string;
+  accountId: string;
+  /** SHA-256 (hex) of the token value; the value itself is never stored. */
+  tokenHash: string;
+  /** Zone ids or names the token reaches; `*` is every zone of its account. */
+  zones: string[];
+  permissions: Permission[];
+  createdOn: string;
+}
+
+export interface ZoneRecord {
+  id: string;
+  name: string;
+  plan: Plan;
+  accountId: string;
+  paused: boolean;
+  createdOn: string;
+  modifiedOn: string;
+}
+
+export interface FilterRecord {
+  id: string;
+  zoneId: string;
+  expression: string;
+  description: string;
+  paused: boolean;
+  ref: string | null;
+  /**
+   * The rule this filter was created with in one call (a firewall rule whose filter was given inline); such
+   * a filter cannot be replaced or deleted on its own. Null for filters created through the Filters API.
+   */
+  createdWithRule: string | null;
+  createdOn: string;
+  modifiedOn: string;
+}
+
+/** The actions of a firewall rule (`log` on Enterprise only). */
+export const FIREWALL_RULE_ACTIONS = [
+  'block',
+  'challenge',
+  'js_challenge',
+  'managed_challenge',
+  'allow',
+  'log',
+  'bypass',
+] as const;
+
+export type FirewallRuleAction = (typeof FIREWALL_RULE_ACTIONS)[number];
+
+export interface FirewallRuleRecord {
+  id: string;
+  zoneId: string;
+  filterId: string;
+  action: FirewallRuleAction;
+  priority: number | null;
+  paused: boolean;
+  description: string;
+  ref: string | null;
+  /** Products a `bypass` rule bypasses; empty for other actions. */
+  products: string[];
+  createdOn: string;
+  modifiedOn: string;
+}
+
+/** One page of a list, in creation order, with the number of items over all pages. */
+export interface Page<T> {
+  items: T[];
+  totalCount: number;
+}
+
+/** `page` counts from 1. */
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+export interface AccountTable {
+  get(id: string): AccountRecord | undefined;
+  getByEmail(email: string): AccountRecord | undefined;
+  getByApiKeyHash(hash: string): AccountRecord | undefined;
+  /** Inserts or replaces (by id). */
+  put(account: AccountRecord): void;
+  count(): number;
+}
+
+export interface TokenTable {
+  getByHash(hash: string): TokenRecord | undefined;
+  /** Inserts or replaces (by id). */
+  put(token: TokenRecord): void;
+}
+
+export interface ZoneQuery {
+  /** Only zones of these accounts. */
+  accountIds?: readonly string[];
+  /** Only zones whose id or name is in this list. */
+  idsOrNames?: readonly string[];
+  /** Exact name. */
+  name?: string;
+}
+
+export interface ZoneTable {
+  get(id: string): ZoneRecord | undefined;
+  getByName(name: string): ZoneRecord | undefined;
+  list(query: ZoneQuery, page: PageRequest): Page<ZoneRecord>;
+  insert(zone: ZoneRecord): void;
+  update(zone: ZoneRecord): void;
+  /** Deletes the zone with its filters and firewall rules; false when there was none. */
+  delete(id: string): boolean;
+}
+
+export interface FilterQuery {
+  id?: string;
+  /** Case-insensitive substring. */
+  expression?: string;
+  /** Case-insensitive substring. */
+  description?: string;
+  /** Exact. */
+  ref?: string;
+  paused?: boolean;
+}
+
+export interface FilterTable {
+  list(zoneId: string, query: FilterQuery, page: PageRequest): Page<FilterRecord>;
+  get(zoneId: string, id: string): FilterRecord | undefined;
+  /** The zone's filter with exactly this expression, if any. */
+  getByExpression(zoneId: string, expression: string): FilterRecord | undefined;
+  insert(filter: FilterRecord): void;
+  update(filter: FilterRecord): void;
+  /** Deletes the filters that exist; returns their ids. */
+  delete(zoneId: string, ids: readonly string[]): string[];
+  count(zoneId: string): number;
+}
+
+export interface FirewallRuleQuery {
+  id?: string;
+  action?: string;
+  /** Case-insensitive substring. */
+  description?: string;
+  paused?: boolean;
+}
+
+export interface FirewallRuleTable {
+  list(zoneId: string, query: FirewallRuleQuery, page: PageRequest): Page<FirewallRuleRecord>;
+  get(zoneId: string, id: string): FirewallRuleRecord | undefined;
+  insert(rule: FirewallRuleRecord): void;
+  update(rule: FirewallRuleRecord): void;
+  /** Deletes the rules that exist; returns their ids. */
+  delete(zoneId: string, ids: readonly string[]): string[];
+  count(zoneId: string): number;
+  /** How many rules of the zone use this filter. */
+  countUsing(zoneId: string, filterId: string): number;
+}

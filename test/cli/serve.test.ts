@@ -1,0 +1,138 @@
+// `cfrules serve`, run as the built binary: start-up output, first start, config, persistence across
+// restarts, clean stop on SIGTERM, and start-up failures.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cfrules } from './run-binary.js';
+import { startServe } from './serve-process.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: API answers, checked by the assertions
+type Json = any;
+
+const dir = mkdtempSync(join(tmpdir(), 'cfrules-serve-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const TOKEN = 'Tok3n_-'.padEnd(40, 'x');
+const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
+const config = `accounts:
+  - id: 0123456789abcdef0123456789abcdef
+    email: ops@example.com
+    api_key: ${'c'.repeat(37)}
+    tokens:
+      - value: ${TOKEN}
+        zones: ["*"]
+        permissions: [read, edit]
+zones:
+  - id: ${ZONE}
+    name: example.com
+    plan: enterprise
+    account: 0123456789abcdef0123456789abcdef
+`;
+
+describe('cfrules serve', { timeout: 30_000 }, () => {
+  it('prints the credentials of a first start once, and stops cleanly on SIGTERM', async () => {
+    const db = join(dir, 'first.db');
+    const first = await startServe(['--port', '0', '--db', db]);
+    expect(first.output).toMatch(/First start/);
+    const token = /api token +(\S+)/.exec(first.output)?.[1] as string;
+    const zone = /zone +([0-9a-f]{32}) +example\.com \(enterprise\)/.exec(first.output)?.[1];
+    expect(token).toHaveLength(40);
+    const response = await fetch(`${first.url}/zones/${zone}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Json).result.name).toBe('example.com');
+    expect(await first.stop('SIGTERM')).toBe(0);
+
+    // The second start finds the data: no new credentials, the same token works.
+    const second = await startServe(['--port', '0', '--db', db]);
+    expect(second.output).not.toMatch(/First start/);
+    const again = await fetch(`${second.url}/zones`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await again.json()) as Json).result.map((z: { id: string }) => z.id)).toEqual([zone]);
+    expect(await second.stop('SIGINT')).toBe(0);
+  });
+
+  it('applies a config (twice harmlessly) and keeps what was written across restarts', async () => {
+    const db = join(dir, 'config.db');
+    const file = join(dir, 'cfrules.yaml');
+    writeFileSync(file, config);
+    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const one = await startServe(['--port', '0', '--db', db, '--config', file]);
+    expect(one.output).toMatch(/applied .*cfrules\.yaml: 1 accounts, 1 tokens, 1 zones/);
+    const created = await fetch(`${one.url}/zones/${ZONE}/filters`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify([{ expression: 'http.host eq "a.example"' }]),
+    });
+    expect(created.status).toBe(200);
+    expect(await one.stop('SIGTERM')).toBe(0);
+
+    const two = await startServe(['--port', '0', '--db', db, '--config', file]);
+    const listed = (await (await fetch(`${two.url}/zones/${ZONE}/filters`, { headers })).json()) as Json;
+    expect(listed.result.map((f: { expression: string }) => f.expression)).toEqual([
+      'http.host eq "a.example"',
+    ]);
+    expect(await two.stop('SIGTERM')).toBe(0);
+  });
+
+  it("runs the README's quick start: its serve command, then its curl calls", async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const serveArgs = /npm ci && npx cfrules serve (.*?)\s+#/.exec(readme)?.[1]?.split(' ') as string[];
+    expect(serveArgs).toContain('--config');
+    const server = await startServe([...serveArgs, '--port', '0', '--db', join(dir, 'readme.db')]);
+    const token = /^TOKEN=(\S+)$/m.exec(readme)?.[1];
+    const zone = /^ZONE=(\S+)$/m.exec(readme)?.[1];
+    // The shell's single quotes keep the JSON as written.
+    const payload = /-d '(.*)'$/m.exec(readme)?.[1] as string;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${server.url}/zones/${zone}/firewall/rules`, {
+      method: 'POST',
+      headers,
+      body: payload,
+    });
+    expect(created.status).toBe(200);
+    const listed = (await (
+      await fetch(`${server.url}/zones/${zone}/firewall/rules`, { headers })
+    ).json()) as Json;
+    expect(listed.result).toHaveLength(1);
+    expect(listed.result[0]).toMatchObject({
+      action: 'block',
+      filter: { expression: 'http.request.uri.path contains "/admin"' },
+    });
+    expect(await server.stop('SIGINT')).toBe(0);
+  });
+
+  it('refuses to start on a bad config, naming the bad value', async () => {
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, config.replace('c'.repeat(37), 'not-a-key'));
+    const result = await cfrules(['serve', '--port', '0', '--db', ':memory:', '--config', file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /bad\.yaml: accounts\[0\]\.api_key: must be 37 lowercase hexadecimal characters/,
+    );
+    const missing = await cfrules([
+      'serve',
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--config',
+      join(dir, 'none.yaml'),
+    ]);
+    expect(missing).toMatchObject({ code: 1 });
+    expect(missing.stderr).toMatch(/cannot read .*none\.yaml: no such file/);
+  });
+
+  it('says when the port is taken, and refuses a bad port', async () => {
+    const running = await startServe(['--port', '0', '--db', ':memory:']);
+    const port = new URL(running.url).port;
+    const clash = await cfrules(['serve', '--port', port, '--db', ':memory:']);
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toMatch(new RegExp(`port ${port} is in use`));
+    expect(await running.stop('SIGTERM')).toBe(0);
+    const bad = await cfrules(['serve', '--port', 'http']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--port must be a number/);
+  });
+});
