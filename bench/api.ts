@@ -322,7 +322,7 @@ in its own transaction; afterwards the run checks that the zone holds every ackn
 last row is the same creation on a database file, as \`cfrules serve --db\` runs it: every commit is
 fsynced before the answer, so it measures the disk as much as the service. Any error, timeout or non-2xx
 answer fails the benchmark. On this shared 2-vCPU VM, the in-memory rows vary by ±30% between runs, and the
-database-file row, which waits on the disk's fsync, by up to 4× (270 to 1,100 requests/s over five runs).`;
+database-file row, which waits on the disk's fsync, by up to 5× (from 270 to 1,600 requests/s in the runs of 2026-11-22).`;
   const report = `## API (bench/api.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:api -- --write\`.\n\n${table.join('\n')}\n\n${note}\n`;
   publish(report);
 

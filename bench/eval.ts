@@ -177,6 +177,6 @@ workload's \`expected_matches\`.
 E3's \`matches\` runs on V8's RegExp, with V8's linear-time fallback for searches that backtrack too much
 (src/eval/regex/v8-linear.ts); patterns V8 cannot bound run on RE2 (re2-wasm, ~1.5–5 µs a call, see the
 regex section). Run to run, on this shared 2-vCPU VM, cells vary by ±30% or more, so the "met" column can
-flip for a cell near its threshold (E7 against the hand-written JS is the closest).`;
+flip for a cell near its threshold (E2 and E4 against the hand-written JS, at 1.0–1.4×, are the closest).`;
 const report = `## Evaluation (bench/eval.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:eval -- --write\`.\n\n${lines.join('\n')}\n\n${memory}\n\n${note}\n`;
 publish(report);

@@ -11,16 +11,22 @@ const HEADER =
 export function publish(report: string): void {
   console.log(report);
   if (!process.argv.includes('--write')) return;
-  const title = report.slice(0, report.indexOf('\n'));
   let results: string;
   try {
     results = readFileSync(PATH, 'utf8');
   } catch {
     results = HEADER;
   }
+  writeFileSync(PATH, withSection(results, report));
+  console.log(`updated ${PATH}`);
+}
+
+/** The results with the report's section (same `## Title` line) replaced, or appended when new. */
+export function withSection(results: string, report: string): string {
+  const title = report.slice(0, report.indexOf('\n'));
   const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const section = new RegExp(`${escaped}[\\s\\S]*?(?=\\n## |$)`);
-  results = section.test(results) ? results.replace(section, report) : `${results.trimEnd()}\n\n${report}`;
-  writeFileSync(PATH, results);
-  console.log(`updated ${PATH}`);
+  // A function, not a string: reports hold regexes such as `^(a|a)*b$`, and "$`" in a replacement string
+  // would insert the text before the match.
+  return section.test(results) ? results.replace(section, () => report) : `${results.trimEnd()}\n\n${report}`;
 }

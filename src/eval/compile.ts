@@ -8,7 +8,7 @@ import type {
   TypedValue,
 } from '../check/typed-ast.js';
 import { type ValidateOptions, validate } from '../check/validate.js';
-import { compileWildcard, parseWildcard, type WildcardPart } from '../check/wildcard.js';
+import { parseWildcard, type WildcardPart } from '../check/wildcard.js';
 import type { Span } from '../lang/ast.js';
 import type { Diagnostic } from '../lang/diagnostics.js';
 import type { Scheme } from '../scheme/scheme.js';
@@ -21,6 +21,7 @@ import { ListError, type ListItems, listMatcher } from './lists.js';
 import { compileRegex } from './regex.js';
 import { IpSet, intRangeSet } from './sets.js';
 import type { IpAddress, Value } from './values.js';
+import { wildcardMatcher } from './wildcard.js';
 
 /**
  * The compiler: a typed tree becomes a tree of closures, each specialised for its operator and literal
@@ -139,6 +140,15 @@ type Check = (value: Value) => boolean;
 
 const isBoolArray = (node: TypedExpression): boolean => typeof node.type !== 'string';
 
+type CallNode = Extract<TypedValue, { kind: 'call' }>;
+
+/** The call of `f(x[*])[*]`, whose elements are exactly f's per-element results; undefined for other shapes. */
+function perElementResults(node: TypedValue): CallNode | undefined {
+  if (node.kind !== 'index' || node.index.kind !== 'map-each') return undefined;
+  const target = node.target;
+  return target.kind === 'call' && target.perElement && !target.mapped ? target : undefined;
+}
+
 class Compiler implements ClosureTier {
   private readonly usedSlots = new Set<number>();
 
@@ -220,9 +230,15 @@ class Compiler implements ClosureTier {
         const { operand: inner } = node;
         if (inner.kind === 'comparison' && inner.lhs.mapped) {
           // any/all over a comparison on [*]: test element by element, stop once the answer is known.
-          const all = this.elements(inner.lhs);
           const check = this.check(inner);
           const any = node.quantifier === 'any';
+          const results = perElementResults(inner.lhs);
+          if (results) {
+            // `f(x[*])[*]`: f runs on one element at a time, and not on the elements after the answer.
+            const each = this.perElementCall(results);
+            return (ctx) => (each(ctx, (value) => check(value) === any) ? any : !any);
+          }
+          const all = this.elements(inner.lhs);
           return (ctx) => {
             for (const value of all(ctx)) if (check(value) === any) return any;
             return !any;
@@ -376,36 +392,55 @@ class Compiler implements ClosureTier {
     };
   }
 
-  private call(node: Extract<TypedValue, { kind: 'call' }>): Read {
-    const runtime = functionRuntimes.get(node.name);
-    if (!runtime) throw new Error(`compile: no implementation of function ${node.name}`);
-    const literals = node.args.map((arg) => (arg.kind === 'literal' ? literalValue(arg) : undefined));
-    const returnType = node.perElement ? (elementType(node.type) as Type) : node.type;
-    const implementation = orUncompilable(node.span, () => runtime.prepare(literals, { returnType }));
-    const args = node.args.map((arg, i) => (node.perElement && i === 0 ? undefined : this.argument(arg)));
-    if (node.name === 'bit_slice') args[0] = this.packetHeader(node.args[0]);
+  private call(node: CallNode): Read {
     if (node.perElement) {
-      // The function runs once per element of its first argument; the others are read once.
-      const all = this.elements(node.args[0] as TypedValue);
-      const rest = args.slice(1) as Read[];
+      const each = this.perElementCall(node);
       return (ctx) => {
-        // One argument array for every element: implementations read their arguments, never keep them.
-        const call: (Value | undefined)[] = [undefined, ...rest.map((read) => read(ctx))];
         const out: Value[] = [];
-        for (const item of all(ctx)) {
-          call[0] = item;
-          const result = implementation(call);
-          if (result !== undefined) out.push(result);
-        }
+        each(ctx, (result) => {
+          out.push(result);
+          return false;
+        });
         return out;
       };
     }
+    const implementation = this.implementation(node);
+    const args = node.args.map((arg) => this.argument(arg));
+    if (node.name === 'bit_slice') args[0] = this.packetHeader(node.args[0]);
     const reads = args as Read[];
     if (reads.length === 1) {
       const [only] = reads as [Read];
       return (ctx) => implementation([only(ctx)]);
     }
     return (ctx) => implementation(reads.map((read) => read(ctx)));
+  }
+
+  private implementation(node: CallNode) {
+    const runtime = functionRuntimes.get(node.name);
+    if (!runtime) throw new Error(`compile: no implementation of function ${node.name}`);
+    const literals = node.args.map((arg) => (arg.kind === 'literal' ? literalValue(arg) : undefined));
+    const returnType = node.perElement ? (elementType(node.type) as Type) : node.type;
+    return orUncompilable(node.span, () => runtime.prepare(literals, { returnType }));
+  }
+
+  /**
+   * A call over `[*]`: the function runs once per element of its first argument (the other arguments are
+   * read once), and `visit` gets each result that is not missing, until it returns true (then: true).
+   */
+  perElementCall(node: CallNode): (ctx: RequestContext, visit: (result: Value) => boolean) => boolean {
+    const implementation = this.implementation(node);
+    const all = this.elements(node.args[0] as TypedValue);
+    const rest = node.args.slice(1).map((arg) => this.argument(arg));
+    return (ctx, visit) => {
+      // One argument array for every element: implementations read their arguments, never keep them.
+      const call: (Value | undefined)[] = [undefined, ...rest.map((read) => read(ctx))];
+      for (const item of all(ctx)) {
+        call[0] = item;
+        const result = implementation(call);
+        if (result !== undefined && visit(result)) return true;
+      }
+      return false;
+    };
   }
 
   /**
@@ -459,7 +494,7 @@ class Compiler implements ClosureTier {
       case 'wildcard': {
         const parsed = parseWildcard(rhs.pattern);
         const parts: WildcardPart[] = parsed.ok ? parsed.parts : [];
-        const match = compileWildcard(parts, rhs.strict);
+        const match = wildcardMatcher(parts, rhs.strict);
         return (value) => match(value as string);
       }
       case 'bytes-set': {

@@ -49,7 +49,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
     parseJson(request, body as string, (error, value) => {
       if (error)
-        done(requestError(400, { code: CODES.malformedJson, message: 'Malformed JSON in request body' }));
+        done(
+          new ServiceError('bad-request', {
+            code: CODES.malformedJson,
+            message: 'Malformed JSON in request body',
+          }),
+        );
       else done(null, value);
     });
   });
@@ -110,11 +115,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
     { prefix: API_PREFIX },
   );
   return app;
-}
-
-/** An error for Fastify's `done` callbacks, carrying the API message and status. */
-function requestError(status: number, message: ApiMessage): ServiceError {
-  return new ServiceError(status === 413 ? 'too-large' : 'bad-request', message);
 }
 
 /** Fastify's own request errors, as API messages. */

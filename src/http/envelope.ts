@@ -23,10 +23,7 @@ export const failure = (errors: ApiMessage[]): Envelope => ({
 
 export const STATUS: Record<ErrorKind, number> = {
   'bad-request': 400,
-  unauthenticated: 401,
   forbidden: 403,
   'not-found': 404,
-  'method-not-allowed': 405,
-  'too-large': 413,
   internal: 500,
 };

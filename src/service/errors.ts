@@ -4,14 +4,8 @@
  * from Cloudflare's own catalogue are used where one is known (../shared/reference/api-surface.md §7).
  */
 
-export type ErrorKind =
-  | 'bad-request'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not-found'
-  | 'method-not-allowed'
-  | 'too-large'
-  | 'internal';
+/** What went wrong, as far as the caller is concerned; the HTTP layer maps each kind to a status. */
+export type ErrorKind = 'bad-request' | 'forbidden' | 'not-found' | 'internal';
 
 export interface ApiMessage {
   code: number;

@@ -99,6 +99,25 @@ describe('comparisons', () => {
     ).toBe(false);
   });
 
+  it('folds only ASCII letters in wildcards, and reads bytes, newlines and special characters literally', () => {
+    const host = (h: string) => ({ 'http.host': h });
+    // É (C3 89) and é (C3 A9) differ by a bit that is not ASCII case: never folded.
+    expect(matches('http.host wildcard "*é*"', host('CAFÉ'))).toBe(false);
+    expect(matches('http.host wildcard "*é*"', host('café'))).toBe(true);
+    expect(matches('http.host wildcard "a*b"', host('a\nline\nb'))).toBe(true);
+    expect(matches('http.host wildcard "a.b[c]*"', host('a.b[c]d'))).toBe(true);
+    expect(matches('http.host wildcard "a.b[c]*"', host('axb[c]d'))).toBe(false);
+    expect(matches('http.host wildcard "a\\\\*b"', host('a*b'))).toBe(true);
+    expect(matches('http.host wildcard "a\\\\*b"', host('axb'))).toBe(false);
+  });
+
+  it('cannot be made to backtrack without end by a wildcard with many stars', () => {
+    // Polynomial (n^8) for a plain backtracking search of the input; linear here.
+    const many = 'http.host wildcard "*a*a*a*a*a*a*a*a*b"';
+    expect(matches(many, { 'http.host': 'a'.repeat(20_000) })).toBe(false);
+    expect(matches(many, { 'http.host': `${'a'.repeat(20_000)}b` })).toBe(true);
+  });
+
   it('runs regexes on bytes', () => {
     const ua = (v: string) => ({ 'http.user_agent': v });
     expect(matches('http.user_agent matches "(?i)googlebot/\\d+"', ua('Mozilla Googlebot/2.1'))).toBe(true);

@@ -43,7 +43,6 @@ function linearEngineAvailable(): boolean {
  * string, valid per checkRegex), which cannot run away; undefined when V8 cannot promise both.
  */
 export function linearTimeRegExp(pattern: string): RegExp | undefined {
-  if (!linearEngineAvailable()) return undefined;
   let source: string;
   try {
     source = translatePattern(pattern, { captures: false });
@@ -51,6 +50,15 @@ export function linearTimeRegExp(pattern: string): RegExp | undefined {
     if (error instanceof UnsupportedPattern) return undefined;
     throw error;
   }
+  return linearTimeSource(source);
+}
+
+/**
+ * A RegExp of this source (no flags) if V8 can run it in linear time (its linear engine accepts it, and
+ * takes over a search that backtracks too much); undefined otherwise.
+ */
+export function linearTimeSource(source: string): RegExp | undefined {
+  if (!linearEngineAvailable()) return undefined;
   try {
     new RegExp(source, LINEAR_FLAG);
   } catch {
