@@ -31,6 +31,17 @@ freshHarnessPerTest((fresh) => {
 });
 
 const Z = ZONES.enterprise;
+
+/** Creates the free zone's five rules (its whole quota); the rules. */
+const fillFreeZone = () =>
+  createRules(
+    h,
+    ZONES.free,
+    Array.from({ length: 5 }, (_, i) => ({
+      action: 'block',
+      filter: { expression: `ip.src eq 10.0.0.${i}` },
+    })),
+  );
 const BAD_IP = 'ip.src eq 1.2.3';
 const BAD_IP_TEXT = "couldn't parse address in network: invalid IP address syntax";
 const MAX_PRIORITY = 2_147_483_647;
@@ -338,14 +349,7 @@ describe('single-call creation: the outcomes of docs/api.md §6.3', () => {
   });
 
   it('(1) an invalid item wins over an exceeded quota: nothing is created', async () => {
-    await createRules(
-      h,
-      ZONES.free,
-      Array.from({ length: 5 }, (_, i) => ({
-        action: 'block',
-        filter: { expression: `ip.src eq 10.0.0.${i}` },
-      })),
-    );
+    await fillFreeZone();
     const before = await snapshot(h, ZONES.free);
     const response = await h.call({
       method: 'POST',
@@ -360,14 +364,7 @@ describe('single-call creation: the outcomes of docs/api.md §6.3', () => {
   });
 
   it('(2) over the quota (Free: 5 rules): the inline filters are created and named, the rules are not', async () => {
-    const five = await createRules(
-      h,
-      ZONES.free,
-      Array.from({ length: 5 }, (_, i) => ({
-        action: 'block',
-        filter: { expression: `ip.src eq 10.0.0.${i}` },
-      })),
-    );
+    const five = await fillFreeZone();
     expect(five).toHaveLength(5);
     const before = await snapshot(h, ZONES.free);
 
@@ -428,14 +425,7 @@ describe('single-call creation: the outcomes of docs/api.md §6.3', () => {
   });
 
   it('(2) over the quota with filters only by id: nothing is created', async () => {
-    const rules = await createRules(
-      h,
-      ZONES.free,
-      Array.from({ length: 5 }, (_, i) => ({
-        action: 'block',
-        filter: { expression: `ip.src eq 10.0.0.${i}` },
-      })),
-    );
+    const rules = await fillFreeZone();
     const before = await snapshot(h, ZONES.free);
     const response = await h.call({
       method: 'POST',
