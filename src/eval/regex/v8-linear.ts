@@ -1,4 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
 import { translatePattern, UnsupportedPattern } from '../functions/js-regex.js';
 
 /**
@@ -23,12 +22,18 @@ const LINEAR_FLAG = 'l';
 
 let available: boolean | undefined;
 
-/** Turns on V8's linear-time fallback; false when this V8 has no linear engine. */
+/**
+ * Turns on V8's linear-time fallback; false where it cannot be (no Node.js `v8` module: a browser, a
+ * worker runtime) or this V8 has no linear engine. The module is looked up at run time rather than
+ * imported, so that the library still loads where there is none.
+ */
 function linearEngineAvailable(): boolean {
   if (available === undefined) {
     try {
-      setFlagsFromString('--enable-experimental-regexp-engine');
-      setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+      const v8 = globalThis.process?.getBuiltinModule?.('node:v8');
+      if (!v8) throw new Error('no node:v8');
+      v8.setFlagsFromString('--enable-experimental-regexp-engine');
+      v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
       new RegExp('a', LINEAR_FLAG);
       available = true;
     } catch {
