@@ -51,12 +51,15 @@ export class RequestContext {
    * Values by slot: `undefined` until derived, then the value or MISSING. Compiled filters read it
    * directly (`values[slot] ?? derive(slot)`) and never write it.
    */
-  readonly values: (Value | typeof MISSING | undefined)[] = [];
+  readonly values: (Value | typeof MISSING | undefined)[];
 
   constructor(
     readonly layout: FieldLayout,
     readonly input: SampleRequest | FieldValues,
-  ) {}
+  ) {
+    // Filled, not holey: reading a slot is then a plain load (slots added to the layout later append).
+    this.values = new Array(layout.names.length).fill(undefined);
+  }
 
   /** A field's value; undefined when the request does not have it. */
   get(slot: number): Value | undefined {

@@ -62,7 +62,7 @@ export function generateTest(
   const expression = writer.test(node);
   const body = `"use strict";
 return function match(c) {
-  if (c === null || typeof c !== "object" || c.layout !== layout) return slow(c);
+  if (c?.layout !== layout) return slow(c);
   const v = c.values;
   let a, b;
   return ${expression};
