@@ -1,5 +1,5 @@
 /**
- * Evaluation benchmark on the reference workload (../shared/bench/workload.json): each expression is
+ * Evaluation benchmark on the reference workload (bench/workload.json, a copy of the reference material's workload): each expression is
  * compiled and run round-robin over the four requests' prebuilt contexts, like the reference engine's
  * figures. Baseline measured in the same run: a hand-written JS function for the same predicate over the
  * same values. Also: compile time, and memory for 10,000 distinct compiled regex filters.
@@ -23,7 +23,7 @@ interface Workload {
   reference_engine: { ns: Record<string, { exec_round_robin_mean: number }> };
 }
 
-const workload: Workload = JSON.parse(readFileSync('../shared/bench/workload.json', 'utf8'));
+const workload: Workload = JSON.parse(readFileSync('bench/workload.json', 'utf8'));
 const requests: SampleRequest[] = workload.requests.map((r) => {
   const read = readSampleRequest(r);
   if (!read.ok) throw new Error(`${r.name}: ${JSON.stringify(read.problems)}`);

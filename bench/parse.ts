@@ -1,5 +1,5 @@
 /**
- * Parse-time benchmark on the reference workload (../shared/bench/workload.json): each expression is
+ * Parse-time benchmark on the reference workload (bench/workload.json, a copy of the reference material's workload): each expression is
  * parsed repeatedly and compared with the reference engine's parse figure in that file. A lexer-only
  * run of the same expressions is the baseline measured in the same run, so the parser's own share shows.
  * `validate` (parse + type check: literals read by type, regexes compiled by RE2) is what corresponds to
@@ -20,7 +20,7 @@ interface Workload {
 }
 
 // Paths are relative to the project root (npm runs scripts there; the bundle itself lives in a temp dir).
-const workloadUrl = '../shared/bench/workload.json';
+const workloadUrl = 'bench/workload.json';
 const workload: Workload = JSON.parse(readFileSync(workloadUrl, 'utf8'));
 const targets = new Set([
   'E1-contains',

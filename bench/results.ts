@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 const PATH = 'bench/RESULTS.md';
 const HEADER =
-  "# Benchmark results\n\nRatios compare with figures measured in the same run, or with the reference engine's figures in ../shared/bench/workload.json (2 vCPU Xeon VM, wirefilter release build).\n\n";
+  "# Benchmark results\n\nRatios compare with figures measured in the same run, or with the reference engine's figures in bench/workload.json (2 vCPU Xeon VM, wirefilter release build).\n\n";
 
 /**
  * Puts a benchmark's report (which starts with its `## Title` line) into bench/RESULTS.md, replacing the

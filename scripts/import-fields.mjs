@@ -1,9 +1,9 @@
-// Regenerates src/scheme/fields.json from the reference field notes (../shared/reference/fields.json).
+// Regenerates src/scheme/fields.json from the reference field notes (scripts/data/reference-fields.json, copied from the reference material).
 // The catalogue is data: this script records how the notes' free-text plan and phase labels map onto the
 // checker's plans and availability groups (src/scheme/profile.ts). Run: node scripts/import-fields.mjs [path]
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const source = process.argv[2] ?? '../shared/reference/fields.json';
+const source = process.argv[2] ?? 'scripts/data/reference-fields.json';
 const notes = JSON.parse(readFileSync(source, 'utf8'));
 
 const typeNames = { String: 'Bytes', Bytes: 'Bytes', Boolean: 'Bool', Integer: 'Int', 'IP address': 'Ip' };

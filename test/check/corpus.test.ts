@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type ValidateOptions, validate } from '../../src/check/validate.js';
 import type { Diagnostic } from '../../src/lang/diagnostics.js';
@@ -37,13 +37,11 @@ interface CorpusEntry {
 
 const corpus: CorpusEntry[] = JSON.parse(readFileSync(new URL('./corpus.json', import.meta.url), 'utf8'));
 
-// The project's own field catalogue; the shared reference list until the catalogue exists.
-const projectCatalogue = new URL('../../src/scheme/fields.json', import.meta.url);
-const sharedCatalogue = new URL('../../../shared/reference/fields.json', import.meta.url);
-const catalogue = JSON.parse(
-  readFileSync(existsSync(projectCatalogue) ? projectCatalogue : sharedCatalogue, 'utf8'),
-) as { name: string }[] | { fields: { name: string }[] };
-const fieldNames = (Array.isArray(catalogue) ? catalogue : catalogue.fields).map((field) => field.name);
+// The project's own field catalogue.
+const catalogue: { name: string }[] = JSON.parse(
+  readFileSync(new URL('../../src/scheme/fields.json', import.meta.url), 'utf8'),
+);
+const fieldNames = catalogue.map((field) => field.name);
 
 /** The functions of rules-language.md §7. */
 const functionNames = [

@@ -15,9 +15,7 @@ const matches = (source: string, fields: Record<string, unknown>, options?: Comp
   evaluate(source, withFields(fields), options);
 
 describe('the reference workload', () => {
-  const workload = JSON.parse(
-    readFileSync(new URL('../../../shared/bench/workload.json', import.meta.url), 'utf8'),
-  );
+  const workload = JSON.parse(readFileSync(new URL('../../bench/workload.json', import.meta.url), 'utf8'));
   const requests = new Map<string, SampleRequest>(
     workload.requests.map((r: { name: string }) => [r.name, request(r)] as const),
   );

@@ -745,7 +745,7 @@ describe('explicit fields', () => {
 
 describe('the benchmark workload', () => {
   const workload = JSON.parse(
-    readFileSync(new URL('../../../shared/bench/workload.json', import.meta.url), 'utf8'),
+    readFileSync(new URL('../../bench/workload.json', import.meta.url), 'utf8'),
   ) as {
     requests: { name: string; fields: Record<string, unknown> }[];
   };

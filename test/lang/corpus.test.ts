@@ -22,10 +22,10 @@ const corpus: CorpusEntry[] = JSON.parse(readFileSync(new URL('./corpus.json', i
 
 // Bool fields and functions of the corpus, so that text after a lone value gets the reference's message.
 const fields: { name: string; type: string }[] = JSON.parse(
-  readFileSync(new URL('../../../shared/reference/fields.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../src/scheme/fields.json', import.meta.url), 'utf8'),
 );
 const boolNames = new Set([
-  ...fields.filter((f) => f.type === 'Boolean' || f.type === 'Bool').map((f) => f.name),
+  ...fields.filter((f) => f.type === 'Bool').map((f) => f.name),
   'starts_with',
   'ends_with',
   'has_key',

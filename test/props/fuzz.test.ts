@@ -6,9 +6,7 @@ import { formatExpression } from '../../src/lang/format.js';
 import { parse } from '../../src/lang/parse.js';
 import { lexerPieces, stripSpans } from './arbitraries.js';
 
-const workload = JSON.parse(
-  readFileSync(new URL('../../../shared/bench/workload.json', import.meta.url), 'utf8'),
-);
+const workload = JSON.parse(readFileSync(new URL('../../bench/workload.json', import.meta.url), 'utf8'));
 
 /** Valid expressions to mutate: the benchmark workload plus shapes that exercise every token kind. */
 const seeds: string[] = [
