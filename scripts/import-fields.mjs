@@ -71,6 +71,56 @@ const domains = {
   'http.response.content_type.media_type': { case: 'lower' },
 };
 
+// Fields the reference notes lack, in catalogue form, each with the page that documents it.
+const additions = [
+  {
+    // Cloudflare docs, API Shield "JWT validation": the claims of each validated token, keyed by the token
+    // configuration's id, as JSON text; read with lookup_json_string(http.request.jwt.claims["<id>"][0], "sub").
+    name: 'http.request.jwt.claims',
+    type: 'Map<Array<Bytes>>',
+    plan: 'enterprise',
+    requires: 'API Shield JWT validation',
+    description:
+      'Claims of the validated JSON Web Tokens, keyed by token configuration id: one JSON text (the decoded claims) per token.',
+  },
+  // Cloudflare docs, Load Balancing, "Supported fields and operators": fields of load balancing rules only.
+  ...[
+    ['cf.load_balancer.name', 'Bytes', 'Name of the load balancer running the rule.'],
+    [
+      'cf.load_balancer.region',
+      'Bytes',
+      'Region code (such as ENAM) of the data center handling the request.',
+    ],
+    ['dns.qry.name', 'Bytes', 'DNS-only traffic: the name queried, with its final dot.'],
+    ['dns.qry.name.len', 'Int', 'DNS-only traffic: length of the name queried, in bytes.'],
+    ['dns.qry.qu', 'Bool', 'DNS-only traffic: the message received is a question.'],
+    ['dns.qry.type', 'Int', 'DNS-only traffic: numeric query type (1 for A, 28 for AAAA).'],
+    ['dns.rr.opt.client', 'Bool', 'DNS-only traffic: the query carried an EDNS Client Subnet address.'],
+    ['dns.rr.opt.client.addr', 'Bytes', 'DNS-only traffic: the EDNS Client Subnet address sent, if any.'],
+  ].map(([name, type, description]) => ({ name, type, availability: 'load_balancing', description })),
+];
+
+// Load Balancing rules accept only the fields their page lists: those above, the two that exist whatever
+// the proxy status, and these of proxied traffic.
+const loadBalancingFields = new Set([
+  ...additions.filter((f) => f.availability === 'load_balancing').map((f) => f.name),
+  'ip.src',
+  'ip.src.asnum',
+  'http.cookie',
+  'http.host',
+  'http.referer',
+  'http.request.headers',
+  'http.request.method',
+  'http.request.timestamp.sec',
+  'http.request.uri',
+  'http.request.uri.args',
+  'http.request.uri.args.names',
+  'http.request.uri.args.values',
+  'http.request.uri.path',
+  'http.request.uri.query',
+  'http.request.version',
+]);
+
 const fields = notes.map((note) => {
   const [plan, requires] = plans[note.plan] ?? [];
   if (!plan) throw new Error(`${note.name}: unknown plan label ${JSON.stringify(note.plan)}`);
@@ -87,6 +137,23 @@ const fields = notes.map((note) => {
   return field;
 });
 
+for (const addition of additions) {
+  if (fields.some((f) => f.name === addition.name)) throw new Error(`${addition.name} is in the notes now`);
+  // Next to its family (the other fields that share its prefix), or at the end.
+  const family = addition.name.split('.').slice(0, -1).join('.');
+  const last = fields.findLastIndex(
+    (f) => f.name.startsWith(`${addition.name}.`) || f.name.startsWith(family),
+  );
+  fields.splice(last === -1 ? fields.length : last + 1, 0, { ...addition });
+}
+fields.forEach((field, index) => {
+  const { description, ...rest } = field;
+  if (loadBalancingFields.has(field.name)) fields[index] = { ...rest, loadBalancing: true, description };
+});
+for (const name of loadBalancingFields) {
+  if (!fields.some((f) => f.name === name))
+    throw new Error(`load balancing field ${name} is not in the catalogue`);
+}
 for (const name of Object.keys(domains)) {
   if (!fields.some((f) => f.name === name)) throw new Error(`domain for unknown field ${name}`);
 }

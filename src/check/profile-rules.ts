@@ -1,6 +1,6 @@
 import type { Span } from '../lang/ast.js';
 import type { Diagnostic } from '../lang/diagnostics.js';
-import { isAvailableIn, type Phase, type Plan, planAtLeast, planNames } from '../scheme/profile.js';
+import { isFieldAvailableIn, type Phase, type Plan, planAtLeast, planNames } from '../scheme/profile.js';
 import type { TypedExpression } from './typed-ast.js';
 import { walkTyped } from './walk.js';
 
@@ -48,7 +48,7 @@ export function checkProfile(ast: TypedExpression, profile: Profile): Diagnostic
           `field ${field.name} is not available on the ${planNames[plan]} plan (requires ${requirement(field.plan, field.requires)})`,
           nameSpan,
         );
-      if (phase && !isAvailableIn(field.availability ?? 'http', phase))
+      if (phase && !isFieldAvailableIn(field, phase))
         report('field-phase', `field ${field.name} is not available in phase ${phase}`, nameSpan);
     } else if (node.kind === 'call') {
       const fn = node.definition;

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../lang/diagnostics.js';
 import { parse } from '../lang/parse.js';
 import { spanOf } from '../lang/position.js';
-import type { Phase, Plan } from '../scheme/profile.js';
+import { PHASES, type Phase, PLANS, type Plan, parsePhase, parsePlan } from '../scheme/profile.js';
 import { cloudflareScheme, type ListDefinition, type ListKind, type Scheme } from '../scheme/scheme.js';
 import { TypeChecker } from './checker.js';
 import { lint } from './lints.js';
@@ -45,6 +45,8 @@ export interface ValidateResult {
 /** Checks an expression as Cloudflare would before accepting it, plus lints. Never throws. */
 export function validate(source: string, options: ValidateOptions = {}): ValidateResult {
   const invalid = (diagnostic: Diagnostic): ValidateResult => ({ ok: false, diagnostics: [diagnostic] });
+  const profile = readProfile(source, options);
+  if ('severity' in profile) return invalid(profile);
   const maxLength = options.maxLength ?? MAX_EXPRESSION_LENGTH;
   const length = characterCount(source);
   if (length > maxLength) {
@@ -71,7 +73,7 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
 
   const diagnostics: Diagnostic[] = [];
   if (scheme.cloudflare) {
-    const error = checkProfile(typed, { plan: options.plan, phase: options.phase, expression });
+    const error = checkProfile(typed, { ...profile, expression });
     if (error) diagnostics.push(error);
   }
   const lints = options.lints;
@@ -83,6 +85,26 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
   }
   const ok = diagnostics.every((d) => d.severity !== 'error');
   return ok ? { ok, diagnostics, ast: typed } : { ok, diagnostics };
+}
+
+/**
+ * The plan and phase of the options, read as the CLI reads them (any case, phase aliases such as `filters`).
+ * An unknown one is a single diagnostic of its own: checking fields against a phase that does not exist
+ * would only give a misleading "not available in phase x" for every field.
+ */
+function readProfile(source: string, options: ValidateOptions): { plan?: Plan; phase?: Phase } | Diagnostic {
+  const unknown = (what: string, value: unknown, known: readonly string[]): Diagnostic => ({
+    severity: 'error',
+    code: `unknown-${what}`,
+    message: `unknown ${what} ${JSON.stringify(value)}; expected one of ${known.join(', ')}`,
+    span: spanOf(source, 0, 0),
+  });
+  const { plan, phase } = options;
+  const knownPlan = typeof plan === 'string' ? parsePlan(plan) : undefined;
+  if (plan !== undefined && !knownPlan) return unknown('plan', plan, PLANS);
+  const knownPhase = typeof phase === 'string' ? parsePhase(phase) : undefined;
+  if (phase !== undefined && !knownPhase) return unknown('phase', phase, PHASES);
+  return { plan: knownPlan, phase: knownPhase };
 }
 
 function declaredLists(lists: Record<string, ListKind> | undefined): Map<string, ListDefinition> | undefined {

@@ -84,8 +84,12 @@ export function formatExplanation(explanation: Explanation, indent = ''): string
   const result = Array.isArray(explanation.result)
     ? `[${explanation.result.join(', ')}]`
     : String(explanation.result);
-  const lines = [`${indent}${result.padEnd(6)} ${explanation.text.replace(/\s+/g, ' ')}`];
-  for (const field of explanation.fields) lines.push(`${indent}         ${field.name} = ${field.value}`);
+  // The result column is six wide (`false `), wider for an array result; field values line up under the
+  // expression text of their own line, two columns in.
+  const column = `${result.padEnd(6)} `;
+  const lines = [`${indent}${column}${explanation.text.replace(/\s+/g, ' ')}`];
+  const fieldIndent = `${indent}${' '.repeat(column.length + 2)}`;
+  for (const field of explanation.fields) lines.push(`${fieldIndent}${field.name} = ${field.value}`);
   for (const child of explanation.children) lines.push(formatExplanation(child, `${indent}  `));
   return lines.join('\n');
 }

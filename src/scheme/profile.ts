@@ -46,11 +46,22 @@ export const RESPONSE_PHASES = [
 
 export const NETWORK_PHASES = ['magic_transit', 'magic_transit_managed', 'ddos_l4'] as const;
 
-export const PHASES = [...REQUEST_PHASES, ...RESPONSE_PHASES, ...NETWORK_PHASES] as const;
+/**
+ * Not a phase of the Rulesets engine but a product with its own short list of fields: the conditions of
+ * Load Balancing rules (a load balancer's `rules[].condition`).
+ */
+export const LOAD_BALANCING = 'load_balancing';
+
+export const PHASES = [...REQUEST_PHASES, ...RESPONSE_PHASES, ...NETWORK_PHASES, LOAD_BALANCING] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** Alternative spellings users write for a phase. */
-const phaseAliases: Record<string, Phase> = { filters: 'firewall_rules', firewall: 'firewall_rules' };
+const phaseAliases: Record<string, Phase> = {
+  filters: 'firewall_rules',
+  firewall: 'firewall_rules',
+  load_balancer: LOAD_BALANCING,
+  lb: LOAD_BALANCING,
+};
 
 /** Reads a plan name case-insensitively; undefined when unknown. */
 export function parsePlan(text: string): Plan | undefined {
@@ -75,7 +86,10 @@ export function parsePhase(text: string): Phase | undefined {
  * - `custom`: WAF custom rules only;
  * - `response_transform`: response header Transform Rules and custom error rules;
  * - `network`: Cloudflare Network Firewall (Magic Firewall) phases;
- * - `shared`: both HTTP and Network Firewall phases (`ip.src` and its geolocation).
+ * - `shared`: both HTTP and Network Firewall phases (`ip.src` and its geolocation);
+ * - `load_balancing`: Load Balancing rules only (`cf.load_balancer.*`, `dns.*`).
+ * Load Balancing rules are the exception to groups: they accept only the fields marked `loadBalancing` in the
+ * catalogue, whatever their group (see `isFieldAvailableIn`).
  */
 export type Availability =
   | 'http'
@@ -85,7 +99,8 @@ export type Availability =
   | 'custom'
   | 'response_transform'
   | 'network'
-  | 'shared';
+  | 'shared'
+  | 'load_balancing';
 
 const HTTP_PHASES: readonly Phase[] = [...REQUEST_PHASES, ...RESPONSE_PHASES];
 
@@ -98,7 +113,14 @@ export const availabilityPhases: Record<Availability, readonly Phase[]> = {
   response_transform: ['http_response_headers_transform', 'http_custom_errors'],
   network: NETWORK_PHASES,
   shared: PHASES,
+  load_balancing: [LOAD_BALANCING],
 };
 
-export const isAvailableIn = (availability: Availability, phase: Phase): boolean =>
-  availabilityPhases[availability].includes(phase);
+/** Whether a field of the catalogue exists in a phase. */
+export const isFieldAvailableIn = (
+  field: { availability?: Availability; loadBalancing?: boolean },
+  phase: Phase,
+): boolean =>
+  phase === LOAD_BALANCING
+    ? field.loadBalancing === true
+    : availabilityPhases[field.availability ?? 'http'].includes(phase);

@@ -13,6 +13,8 @@ export interface FieldDefinition {
   requires?: string;
   /** Phases where the field exists; every HTTP phase when absent. */
   availability?: Availability;
+  /** Listed among the fields of Load Balancing rules (the only ones those rules accept). */
+  loadBalancing?: boolean;
   /** Only in rewrite (value) expressions. */
   rewriteOnly?: boolean;
   deprecated?: { replacement: string };

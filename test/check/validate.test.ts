@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ValidateOptions, validate } from '../../src/check/validate.js';
+import { compile } from '../../src/eval/compile.js';
 import { formatDiagnostic } from '../../src/lang/diagnostics.js';
 import { cloudflareFunctions } from '../../src/scheme/functions.js';
 import { defineScheme, SchemeError } from '../../src/scheme/scheme.js';
@@ -93,6 +94,52 @@ describe('validate: language', () => {
 describe('validate: plans and phases', () => {
   it('says nothing about plans and phases when none is given', () => {
     expect(validate('http.request.body.raw contains "x" and http.host matches "a"').ok).toBe(true);
+  });
+
+  it('answers an unknown plan or phase with one diagnostic naming the known ones', () => {
+    const phase = validate('http.host eq "a" and ip.src eq 192.0.2.1', {
+      phase: 'http_request_firewal' as never,
+    });
+    expect(phase.ok).toBe(false);
+    expect(phase.diagnostics).toHaveLength(1);
+    expect(phase.diagnostics[0]?.code).toBe('unknown-phase');
+    expect(phase.diagnostics[0]?.message).toMatch(
+      /^unknown phase "http_request_firewal"; expected one of firewall_rules, .*http_request_firewall_custom/,
+    );
+    const plan = validate('ssl', { plan: 'gold' as never });
+    expect(plan.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['unknown-plan', 'unknown plan "gold"; expected one of free, pro, business, enterprise'],
+    ]);
+    expect(compile('ssl', { phase: 'x' as never }).diagnostics.map((d) => d.code)).toEqual(['unknown-phase']);
+  });
+
+  it('reads plans and phases as the command line does: any case, phase aliases', () => {
+    expect(codes('http.request.body.raw contains "x"', { plan: 'PRO' as never })).toEqual(['field-plan']);
+    expect(validate('http.request.body.raw contains "x"', { phase: 'filters' as never }).ok).toBe(true);
+    expect(codes('http.response.code eq 404', { phase: 'Filters' as never })).toEqual(['field-phase']);
+  });
+
+  it('knows the fields of Load Balancing rules, and only those', () => {
+    const lb = { phase: 'load_balancing' } as const;
+    // The examples of Cloudflare's Load Balancing docs.
+    expect(validate('http.request.uri.path contains "/testing"', lb).ok).toBe(true);
+    expect(validate('http.request.uri.query contains "country=de"', lb).ok).toBe(true);
+    expect(validate('cf.load_balancer.region eq "ENAM" and ip.src.asnum eq 13335', lb).ok).toBe(true);
+    expect(validate('dns.qry.type eq 28 and not dns.rr.opt.client', lb).ok).toBe(true);
+    expect(validate('any(http.request.headers["x-pool"][*] eq "blue")', { phase: 'lb' as never }).ok).toBe(
+      true,
+    );
+    // Fields that exist elsewhere but are not among the load balancing ones.
+    expect(errorOf('ssl', lb)?.message).toBe('field ssl is not available in phase load_balancing');
+    expect(codes('ip.src.country eq "DE"', lb)).toEqual(['field-phase']);
+    // The load balancing fields exist nowhere else.
+    expect(
+      errorOf('cf.load_balancer.name eq "lb.example.com"', { phase: 'http_request_firewall_custom' }),
+    ).toEqual({
+      code: 'field-phase',
+      message: 'field cf.load_balancer.name is not available in phase http_request_firewall_custom',
+      column: 1,
+    });
   });
 
   it('checks field availability by plan', () => {

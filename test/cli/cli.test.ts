@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/command.js';
-import { runCli } from '../../src/cli/main.js';
+import { commands, runCli } from '../../src/cli/main.js';
 import { VERSION } from '../../src/version.js';
 
 /** Runs the CLI in-process against an in-memory file system. */
@@ -39,6 +39,12 @@ describe('cfrules CLI', () => {
     expect(run(['--version']).stdout).toBe(`${pkg.version}\n`);
     expect(VERSION).toBe(pkg.version);
     expect(run(['fmt', '--help']).stdout).toMatch(/--symbols/);
+  });
+
+  it('ends every help text with exactly one newline, so the shell prompt starts on a line of its own', () => {
+    const helps = [['--help'], ['help'], ...commands.map((command) => [command.name, '--help'])];
+    for (const argv of helps) expect(run(argv).stdout, argv.join(' ')).toMatch(/[^\n]\n$/);
+    expect(run([]).stderr).toMatch(/[^\n]\n$/);
   });
 
   it('formats expressions from -e, files and standard input', () => {

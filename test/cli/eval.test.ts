@@ -101,6 +101,22 @@ describe.concurrent('cfrules eval', { timeout: 30_000 }, () => {
         '',
       ].join('\n'),
     );
+    // An array result widens its column; the field values still line up under the expression they belong to.
+    const array = await run([
+      '--explain',
+      '--field',
+      'http.request.headers.names=["Accept","X-Debug"]',
+      'any(lower(http.request.headers.names[*])[*] eq "x-debug")',
+    ]);
+    expect(array.stdout).toBe(
+      [
+        'true',
+        'true   any(lower(http.request.headers.names[*])[*] eq "x-debug")',
+        '  [false, true] lower(http.request.headers.names[*])[*] eq "x-debug"',
+        '                  http.request.headers.names = ["Accept", "X-Debug"]',
+        '',
+      ].join('\n'),
+    );
     const json = JSON.parse((await run(['--format', 'json', '--explain', '-r', browser, 'ssl'])).stdout);
     expect(json).toMatchObject({
       expression: 'ssl',

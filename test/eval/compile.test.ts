@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { validate } from '../../src/check/validate.js';
 import { type CompileOptions, compile, EvaluationError, evaluate } from '../../src/eval/compile.js';
 import { readSampleRequest, type SampleRequest } from '../../src/eval/request.js';
 import { bytesOf, type Value } from '../../src/eval/values.js';
@@ -285,5 +286,37 @@ describe('names that are also Object.prototype members', () => {
     expect(matches('ip.src in $__proto__', { 'ip.src': '192.0.2.1' }, { listItems })).toBe(false);
     expect(matches('ip.src in $constructor', { 'ip.src': '192.0.2.1' }, { listItems })).toBe(true);
     expect(matches('ip.src in $tostring', { 'ip.src': '192.0.2.1' })).toBe(false);
+  });
+});
+
+describe('JWT claims (API Shield JWT validation)', () => {
+  // As Cloudflare's JWT validation docs read a claim: the claims of the token validated by one token
+  // configuration, as JSON text, looked up by key.
+  const claims = {
+    'http.request.jwt.claims': {
+      '8b2f5bd6-1c1a-4f80-9b0e-3a5ef7a3d3c1': [
+        '{"sub":"user-42","roles":["admin","dev"],"tier":{"name":"gold"}}',
+      ],
+    },
+  };
+  it('reads a claim with lookup_json_string', () => {
+    const rule =
+      'lookup_json_string(http.request.jwt.claims["8b2f5bd6-1c1a-4f80-9b0e-3a5ef7a3d3c1"][0], "sub") eq "user-42"';
+    expect(validate(rule, { plan: 'enterprise', phase: 'http_request_firewall_custom' }).ok).toBe(true);
+    expect(matches(rule, claims)).toBe(true);
+    expect(matches(rule.replace('user-42', 'user-7'), claims)).toBe(false);
+    expect(matches(rule, {})).toBe(false);
+    const nested =
+      'lookup_json_string(http.request.jwt.claims["8b2f5bd6-1c1a-4f80-9b0e-3a5ef7a3d3c1"][0], "tier", "name") eq "gold"';
+    expect(matches(nested, claims)).toBe(true);
+    const indexed =
+      'lookup_json_string(http.request.jwt.claims["8b2f5bd6-1c1a-4f80-9b0e-3a5ef7a3d3c1"][0], "roles", 1) eq "dev"';
+    expect(matches(indexed, claims)).toBe(true);
+  });
+  it('is an Enterprise field (with the JWT validation add-on)', () => {
+    const result = validate('http.request.jwt.claims["a"][0] contains "x"', { plan: 'business' });
+    expect(result.diagnostics.map((d) => d.message)).toEqual([
+      'field http.request.jwt.claims is not available on the Business plan (requires Enterprise with API Shield JWT validation)',
+    ]);
   });
 });

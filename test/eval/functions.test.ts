@@ -497,6 +497,10 @@ describe('url_decode', () => {
     expect(call('url_decode', ['%E4%BD'])).toBe(bin(0xe4, 0xbd));
     expect(call('url_decode', ['%2520'])).toBe('%20');
     expect(call('url_decode', ['%2520', 'r'])).toBe(' ');
+    // An encoded plus stays a plus however many times it was encoded; only a plus of the text is a space.
+    expect(call('url_decode', ['%252B', 'r'])).toBe('+');
+    expect(call('url_decode', ['a+b%2Bc%25252B', 'r'])).toBe('a b+c+');
+    expect(call('url_decode', ['%2B'])).toBe('+');
   });
 
   it('decodes %uXXXX to UTF-8 with "u" (documented example), pairs included', () => {
@@ -511,7 +515,6 @@ describe('url_decode', () => {
   it('keeps what is not an escape', () => {
     expect(call('url_decode', ['100%', ''])).toBe('100%');
     expect(call('url_decode', ['%zz%4'])).toBe('%zz%4');
-    expect(call('url_decode', ['%252B', 'r'])).toBe(' ');
   });
 
   it('undoes percent-encoding of any bytes (property)', () => {

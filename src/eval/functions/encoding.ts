@@ -49,13 +49,13 @@ const decodeBase64Runtime = plain(([source]) => (isBytes(source) ? decodeBase64(
  * kept as it is. A surrogate pair written as two `%u` escapes is one code point; a lone surrogate has no
  * UTF-8 form, so its escape is kept as text.
  */
-function urlDecodeOnce(source: string, unicode: boolean): string {
-  if (!source.includes('%') && !source.includes('+')) return source;
+function urlDecodeOnce(source: string, unicode: boolean, plusIsSpace: boolean): string {
+  if (!source.includes('%') && !(plusIsSpace && source.includes('+'))) return source;
   let out = '';
   let runStart = 0;
   for (let i = 0; i < source.length; i++) {
     const code = source.charCodeAt(i);
-    if (code === 0x2b /* + */) {
+    if (code === 0x2b /* + */ && plusIsSpace) {
       out += `${source.slice(runStart, i)} `;
       runStart = i + 1;
     } else if (code === 0x25 /* % */) {
@@ -104,15 +104,16 @@ function hex4(source: string, at: number): number {
 
 /**
  * `url_decode(source, options)`: `r` decodes again until nothing changes (`%2520` → `%20` → space), `u`
- * enables `%uXXXX`. Every pass that changes something shortens the text or turns a `+` into a space, so
- * the recursion ends.
+ * enables `%uXXXX`. Only the first pass reads `+` as a space: a `+` that a later pass finds came from an
+ * encoded `%2B` (`%252B` → `%2B` → `+`) and is a plus sign. Every later pass that changes something
+ * shortens the text, so the recursion ends.
  */
 export function urlDecode(source: string, options = ''): string {
   const unicode = options.includes('u');
-  if (!options.includes('r')) return urlDecodeOnce(source, unicode);
-  let current = source;
+  let current = urlDecodeOnce(source, unicode, true);
+  if (!options.includes('r')) return current;
   for (;;) {
-    const next = urlDecodeOnce(current, unicode);
+    const next = urlDecodeOnce(current, unicode, false);
     if (next === current) return current;
     current = next;
   }
