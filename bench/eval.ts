@@ -6,13 +6,13 @@
  * Usage: npm run bench:eval [-- --write]   (--write updates bench/RESULTS.md)
  */
 import { readFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import type { IpAddress } from '../src/check/ip.js';
 import { validate } from '../src/check/validate.js';
 import { compile } from '../src/eval/compile.js';
 import type { RequestContext } from '../src/eval/context.js';
 import { regexCacheStats } from '../src/eval/regex.js';
 import { fieldValue, readSampleRequest, type SampleRequest } from '../src/eval/request.js';
+import { machineDescription } from './machine.js';
 import { measure, measurePair, type Timing } from './measure.js';
 import { publish } from './results.js';
 
@@ -168,7 +168,7 @@ const lines = [
     return `| ${r.id} | ${fmt(r.exec.ns)} | ±${(r.exec.spread * 50).toFixed(0)}% | ${fmt(r.closures.ns)} | ${fmt(r.baseline.ns)} | ${toJs.toFixed(2)}× | ${fmt(r.reference)} | ${toReference.toFixed(2)}× | ${target} | ${met ? 'yes' : '**no**'} | ${fmt(r.compile.ns)} |`;
   }),
 ];
-const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const machine = machineDescription();
 const memory = `10,000 distinct regex filters (\`http.user_agent matches "^agent-N/\\d+"\`): compiled and each run once in ${(regexCompileMs / 1000).toFixed(1)} s (${(regexCompileMs / 10).toFixed(0)} µs each, RE2 compilation included); JS heap grew by ${((heapAfter - heapBefore) / 2 ** 20).toFixed(1)} MiB for the ${filters.length} filters (${((heapAfter - heapBefore) / filters.length / 1024).toFixed(1)} KiB each); the regex cache holds ${stats.size} of at most ${stats.capacity} compiled patterns in RE2's fixed 16 MiB heap (${stats.evicted} evicted and freed).`;
 const note = `Each exec cell is the median of 9 windows of 150 ms of \`filter.match(ctx)\` round-robin over the four
 requests' prebuilt contexts (their fields already derived, as the reference engine's contexts are); the

@@ -7,10 +7,10 @@
  * Usage: npm run bench:parse [-- --write]   (--write updates bench/RESULTS.md)
  */
 import { readFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { validate } from '../src/check/validate.js';
 import { tokenize } from '../src/lang/lexer.js';
 import { parse } from '../src/lang/parse.js';
+import { machineDescription } from './machine.js';
 import { measure } from './measure.js';
 import { publish } from './results.js';
 
@@ -54,7 +54,7 @@ const lines = [
       `| ${r.id} | ${r.chars} | ${fmt(r.lexOnly.ns)} | ${fmt(r.full.ns)} | ±${(r.full.spread * 50).toFixed(0)}% | ${fmt(r.reference)} | ${r.ratio.toFixed(2)}× | ${targets.has(r.id) ? (r.ratio <= 3 ? 'yes' : '**no**') : '—'} | ${fmt(r.checked.ns)} | ${(r.checked.ns / r.reference).toFixed(2)}× |`,
   ),
 ];
-const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const machine = machineDescription();
 const note = `Reading these figures: each cell is the median of 7 windows of 200 ms after warming up on every expression
 (real workloads mix shapes, and V8 optimises differently for one shape alone). The spread column is the
 range of the windows; on this shared 2-vCPU VM it is often ±30–40% (garbage collection and neighbours),

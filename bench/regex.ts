@@ -1,9 +1,9 @@
-import { cpus, totalmem } from 'node:os';
 import { decodeBinary } from '../src/check/regex/index.js';
 import { Parser } from '../src/check/regex/parser.js';
 import { loadRe2 } from '../src/check/regex/re2-module.js';
 import { translate } from '../src/eval/regex/translate.js';
 import { compileRegex, compileRegexWithoutPrefilter, describeRegex } from '../src/eval/regex.js';
+import { machineDescription } from './machine.js';
 import { measure } from './measure.js';
 import { publish } from './results.js';
 
@@ -173,7 +173,7 @@ const heapRows = [
   ['`(?u)\\w+N`', heapFit((n) => `(?u)\\w+${n}`)],
 ] as const;
 
-const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const machine = machineDescription();
 const lines = [
   '| pattern | searched by | prefilter | V8 RegExp | RE2 alone | cfrules | inputs rejected by the prefilter | inputs passed on (or decided) |',
   '|---|---|---|---:|---:|---:|---:|---:|',
