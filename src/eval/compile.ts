@@ -11,6 +11,7 @@ import { type ValidateOptions, validate } from '../check/validate.js';
 import { parseWildcard, type WildcardPart } from '../check/wildcard.js';
 import type { Span } from '../lang/ast.js';
 import type { Diagnostic } from '../lang/diagnostics.js';
+import { compileRegex } from '../regex/compile.js';
 import type { Scheme } from '../scheme/scheme.js';
 import { cloudflareScheme } from '../scheme/scheme.js';
 import { elementType, type Type } from '../scheme/types.js';
@@ -18,7 +19,6 @@ import { type EvaluationInput, type FieldLayout, layoutFor, RequestContext } fro
 import { functionRuntimes } from './functions.js';
 import { type ClosureTier, generateTest } from './generate.js';
 import { ListError, type ListItems, listMatcher } from './lists.js';
-import { compileRegex } from './regex.js';
 import { IpSet, intRangeSet } from './sets.js';
 import type { IpAddress, Value } from './values.js';
 import { wildcardMatcher } from './wildcard.js';

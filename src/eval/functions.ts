@@ -24,14 +24,14 @@ import { stringRuntimes } from './functions/strings.js';
  *   an empty array when every argument of an Array concat is missing.
  */
 
-export { UnsupportedPattern } from './functions/js-regex.js';
 export {
   type CompiledRegex,
   javascriptRegexEngine,
   type RegexEngine,
   type RegexMatch,
   setRegexEngine,
-} from './functions/regex-engine.js';
+} from '../regex/engine.js';
+export { UnsupportedPattern } from '../regex/v8/translate.js';
 export type { CallSignature, FunctionImplementation, FunctionRuntime } from './functions/runtime.js';
 
 export const functionRuntimes: ReadonlyMap<string, FunctionRuntime> = new Map(

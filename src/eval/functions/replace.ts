@@ -1,5 +1,5 @@
 import { parseWildcard, type WildcardPart } from '../../check/wildcard.js';
-import { regexEngine } from './regex-engine.js';
+import { regexEngine } from '../../regex/engine.js';
 import { builtFrom, type FunctionRuntime, isBytes } from './runtime.js';
 import { asciiLower } from './strings.js';
 
@@ -68,7 +68,7 @@ export function expandTemplate(template: Template, groups: readonly (string | un
 /**
  * `regex_replace(source, regex, replacement)`: the first match only is replaced; no match leaves the source
  * unchanged (documented examples). The pattern is compiled once per call site with the current regex
- * engine (regex-engine.ts).
+ * engine (src/regex/engine.ts).
  */
 const regexReplace: FunctionRuntime = {
   prepare([, patternLiteral, replacementLiteral]) {

@@ -1,13 +1,13 @@
-import { compileRegex } from '../regex.js';
-import { translatePattern } from './js-regex.js';
+import { compileRegex } from './compile.js';
+import { translatePattern } from './v8/translate.js';
 
 /**
  * The regex engine `regex_replace` runs patterns with, replaceable.
  *
- * The evaluator's real engine is RE2-based (src/eval/regex.ts, linear time on any input); it is plugged
+ * The evaluator's real engine is RE2-based (./compile.ts, linear time on any input); it is plugged
  * in with `setRegexEngine`, which must happen before filters are compiled, since `regex_replace` compiles
  * its pattern once when the call is prepared. Until then the default engine translates the pattern into
- * a JavaScript RegExp where that keeps Cloudflare's byte semantics exactly (see js-regex.ts) and throws
+ * a JavaScript RegExp where that keeps Cloudflare's byte semantics exactly (see ./v8/translate.ts) and throws
  * UnsupportedPattern for the other patterns. The default is a backtracking engine: fine for tests and
  * trusted patterns, not for untrusted ones (nested quantifiers can take exponential time).
  */
@@ -29,7 +29,7 @@ export interface RegexEngine {
   compile(pattern: string): CompiledRegex;
 }
 
-/** The JavaScript RegExp engine, for the patterns js-regex.ts can translate faithfully. */
+/** The JavaScript RegExp engine, for the patterns ./v8/translate.ts can translate faithfully. */
 export const javascriptRegexEngine: RegexEngine = {
   compile(pattern) {
     const regex = new RegExp(translatePattern(pattern));
@@ -42,7 +42,7 @@ export const javascriptRegexEngine: RegexEngine = {
   },
 };
 
-/** RE2 (src/eval/regex.ts), the engine `matches` uses too: linear time, byte semantics. The default. */
+/** RE2 (./compile.ts), the engine `matches` uses too: linear time, byte semantics. The default. */
 export const re2RegexEngine: RegexEngine = { compile: compileRegex };
 
 let engine: RegexEngine = re2RegexEngine;

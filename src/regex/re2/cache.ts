@@ -1,12 +1,6 @@
 // RE2 (re2-wasm): the evaluator's own instance, a bounded LRU cache of compiled patterns, and recovery when
 // the fixed 16 MiB heap runs out
-import {
-  isHeapFailure,
-  loadRe2,
-  type Re2Class,
-  type Re2Match,
-  type Re2Object,
-} from '../../check/regex/re2-module.js';
+import { isHeapFailure, loadRe2, type Re2Class, type Re2Match, type Re2Object } from './module.js';
 
 /** A compiled pattern in the cache; `wrapper` is undefined once evicted (and deleted). */
 interface Entry {

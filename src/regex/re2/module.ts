@@ -1,5 +1,5 @@
-// Loading re2-wasm (RE2 compiled to WebAssembly), shared by the checker (src/check/regex/re2.ts) and the
-// evaluator's regex runtime (src/eval/regex/engine.ts).
+// Loading re2-wasm (RE2 compiled to WebAssembly), shared by the checker (./writer.ts) and the
+// evaluator's regex runtime (./cache.ts).
 
 /** What re2-wasm's embind class returns: `index` is -1 without a match; groups exclude group 0. */
 export interface Re2Match {

@@ -1,6 +1,12 @@
 // Translation of a parsed `matches` pattern into an RE2 pattern with the reference engine's byte semantics
 
-import { Re2Writer } from '../../check/regex/re2.js';
+import {
+  applyFlags,
+  DEFAULT_FLAGS,
+  type Flags,
+  UnsupportedRegexError,
+  visitWithFlags,
+} from '../syntax/flags.js';
 import type {
   AssertionNode,
   Ast,
@@ -9,9 +15,8 @@ import type {
   LiteralNode,
   PerlNode,
   UnicodeNode,
-} from '../../check/regex/syntax-tree.js';
+} from '../syntax/syntax-tree.js';
 import { ASCII_CLASS_SETS, ByteSet, PERL_BYTE_SETS } from './byte-set.js';
-import { applyFlags, DEFAULT_FLAGS, type Flags, UnsupportedRegexError, visitWithFlags } from './flags.js';
 import {
   type Atom,
   type ClassParts,
@@ -24,6 +29,7 @@ import {
   WORD_ATOMS,
 } from './unicode-class.js';
 import { decodeSequence, FIRST_MARKER, leadByteRange, MARKER_BASE, sequenceLength, utf8Of } from './utf8.js';
+import { Re2Writer } from './writer.js';
 
 /**
  * The input representation a translation is written for:

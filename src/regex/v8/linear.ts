@@ -1,10 +1,10 @@
-import { translatePattern, UnsupportedPattern } from '../functions/js-regex.js';
+import { translatePattern, UnsupportedPattern } from './translate.js';
 
 /**
  * V8's own RegExp for `matches`, where it keeps both the reference engine's answers and a linear-time
  * bound: 30–50 ns a call against RE2-in-WebAssembly's 1.5–5 µs (bench/regex.ts).
  *
- * Answers: js-regex.ts translates a byte-mode pattern into RegExp source with exactly the reference's
+ * Answers: ./translate.ts translates a byte-mode pattern into RegExp source with exactly the reference's
  * meaning (ASCII classes and case folding written out, flags resolved), and refuses what it cannot keep;
  * a yes/no search needs no captures, so every group is non-capturing.
  *

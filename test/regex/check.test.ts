@@ -1,7 +1,7 @@
 /**
  * The `matches` pattern check. Expected texts are the reference engine's (regex-syntax 0.8 in byte mode).
  *
- * Documented differences from the reference (see the header of src/check/regex/index.ts):
+ * Documented differences from the reference (see the header of src/regex/check.ts):
  * - `unsupported` problems are patterns Cloudflare accepts but RE2 (cfrules' engine) cannot run as written:
  *   class set operations and negated nested classes, `\b{start}`-style and `\<` `\>` boundaries, `(?R)`,
  *   counted repetitions above 1000 (also as nested products), property names RE2 does not know, and
@@ -14,7 +14,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkRegex, REGEX_SIZE_LIMIT, toRe2Pattern } from '../../src/check/regex/index.js';
+import { checkRegex, REGEX_SIZE_LIMIT, toRe2Pattern } from '../../src/regex/check.js';
 
 /** The binary string the lexer hands over for a pattern written in the expression's text. */
 const bytes = (text: string): string => String.fromCharCode(...new TextEncoder().encode(text));

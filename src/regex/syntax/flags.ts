@@ -1,6 +1,6 @@
 // The flags in force at each point of a pattern, resolved here rather than handed to RE2
 
-import type { Ast, FlagItem } from '../../check/regex/syntax-tree.js';
+import type { Ast, FlagItem } from './syntax-tree.js';
 
 export interface Flags {
   /** `i`: ASCII case folding in byte mode, Unicode simple case folding with `u`. */

@@ -3,7 +3,7 @@
  * regex slow), behind a literal prefilter, with the reference engine's byte semantics.
  *
  * The reference engine runs Rust's regex in byte mode (`unicode(false)`, `utf8(false)`, unanchored
- * `is_match`, leftmost-first). RE2 only knows UTF-8 text, so the pattern is translated (./regex/translate.ts)
+ * `is_match`, leftmost-first). RE2 only knows UTF-8 text, so the pattern is translated (./re2/translate.ts)
  * for one of two readings of the input:
  *
  * - Bytes (almost every pattern): RE2 gets the binary string as is, each byte one code point U+00–U+FF, and
@@ -20,7 +20,7 @@
  *   automata never match invalid UTF-8; `(?u)\d` is `\p{Nd}`, `(?u)\s` White_Space, `(?u)\w` letters, marks,
  *   digits, connectors and joiners; `(?iu)` uses RE2's Unicode simple case folding, as Rust does.
  *
- * Differences from the reference (pinned by tests in test/eval/regex.test.ts, but for the tables):
+ * Differences from the reference (pinned by tests in test/regex/compile.test.ts, but for the tables):
  * - `\b` and `\B` are ASCII word boundaries in Unicode mode too (RE2 has no Unicode word boundary).
  * - In a pattern read as Unicode, byte-mode items (`(?-u:.)`, `\xC3`, `[\x80-\xFF]`, `\W` outside `(?u)`)
  *   consume whole characters: such an item matches a valid character when it would match its first byte,
@@ -36,30 +36,30 @@
  *
  * Performance: re2-wasm costs 2–5 µs per call on short values (copying the input into wasm dominates),
  * V8's RegExp 15–50 ns. So a yes/no search (`test`) runs on V8 whenever V8 can promise the same answers in
- * linear time (./regex/v8-linear.ts: most byte-mode patterns). Each pattern also gets a prefilter
- * (./regex/prefilter.ts) for the patterns left to RE2: literals every match must contain, start or end with
+ * linear time (./v8/linear.ts: most byte-mode patterns). Each pattern also gets a prefilter
+ * (./prefilter.ts) for the patterns left to RE2: literals every match must contain, start or end with
  * are checked with `indexOf`/`startsWith`/`endsWith` first, and a pattern that is only literals (`/admin`,
  * `^/(login|signup)$`, `\.(php|aspx?)$`) never reaches a regex engine (bench/regex.ts).
  *
  * Memory: re2-wasm's heap is a fixed 16 MiB that never shrinks, and every compiled pattern must be freed
- * with `delete()`. Patterns are compiled on first use into an LRU cache (./regex/engine.ts) of at most 1,000
+ * with `delete()`. Patterns are compiled on first use into an LRU cache (./re2/cache.ts) of at most 1,000
  * patterns and 8 MiB by an estimate of their size, the rest of the heap being left to the DFAs RE2 grows
  * while matching; eviction deletes. If the heap runs out anyway, re2-wasm aborts: the cache then starts over
  * on a fresh instance and retries once, and only a pattern that cannot run on its own fails, with an error.
  */
 
-import { RegexSyntaxError } from '../check/regex/errors.js';
-import { decodeBinary } from '../check/regex/index.js';
-import { checkNesting, Parser } from '../check/regex/parser.js';
-import type { Ast } from '../check/regex/syntax-tree.js';
-import { cacheStats, type RegexCacheStats, re2Match, type Slot, setCapacity } from './regex/engine.js';
-import { countCaptures, UnsupportedRegexError } from './regex/flags.js';
-import { buildPrefilter, type Check, type Prefilter } from './regex/prefilter.js';
-import { type Representation, type Translation, translate } from './regex/translate.js';
-import { byteOffset, decodeWithMarkers, encodeWithMarkers } from './regex/utf8.js';
-import { linearTimeRegExp } from './regex/v8-linear.js';
+import { decodeBinary } from './check.js';
+import { buildPrefilter, type Check, type Prefilter } from './prefilter.js';
+import { cacheStats, type RegexCacheStats, re2Match, type Slot, setCapacity } from './re2/cache.js';
+import { type Representation, type Translation, translate } from './re2/translate.js';
+import { byteOffset, decodeWithMarkers, encodeWithMarkers } from './re2/utf8.js';
+import { RegexSyntaxError } from './syntax/errors.js';
+import { countCaptures, UnsupportedRegexError } from './syntax/flags.js';
+import { checkNesting, Parser } from './syntax/parser.js';
+import type { Ast } from './syntax/syntax-tree.js';
+import { linearTimeRegExp } from './v8/linear.js';
 
-export type { RegexCacheStats } from './regex/engine.js';
+export type { RegexCacheStats } from './re2/cache.js';
 
 export interface CompiledRegex {
   /** Unanchored search, like the reference engine's is_match; input is a binary string (bytes). */
@@ -84,7 +84,7 @@ interface Plan {
   /** Some needle compares with the lower-cased input. */
   folded: boolean;
   captures: number;
-  /** V8's RegExp for yes/no searches, where it keeps the answers and linear time (./regex/v8-linear.ts). */
+  /** V8's RegExp for yes/no searches, where it keeps the answers and linear time (./v8/linear.ts). */
   v8: RegExp | undefined;
 }
 

@@ -15,7 +15,7 @@
  * (`Unicode not allowed here`), then an estimate of the compiled size. A pattern that passes is translated
  * to RE2 syntax and compiled with re2-wasm, the engine cfrules evaluates `matches` with, as the final word.
  *
- * Decisions and differences from the reference (also listed in test/check/regex.test.ts):
+ * Decisions and differences from the reference (also listed in test/regex/check.test.ts):
  *
  * - Problems come in two kinds. `invalid`: Cloudflare rejects the pattern too (syntax errors, Unicode in
  *   byte mode, compiled size). `unsupported`: Cloudflare accepts the pattern but cfrules cannot evaluate it
@@ -52,11 +52,17 @@
  * loaded (a browser), only the Rust-compatible checks run.
  */
 
-import { formatRegexError, RegexSyntaxError, type Span, wholeSpan } from './errors.js';
-import { checkNesting, Parser } from './parser.js';
-import { compileWithRe2, PROPERTY_NOT_FOUND, RE2_TOO_LARGE, RE2_UNIT_BUDGET, Re2Writer } from './re2.js';
-import { NFA_OVERHEAD, Translator } from './size.js';
-import type { Ast } from './syntax-tree.js';
+import {
+  compileWithRe2,
+  PROPERTY_NOT_FOUND,
+  RE2_TOO_LARGE,
+  RE2_UNIT_BUDGET,
+  Re2Writer,
+} from './re2/writer.js';
+import { formatRegexError, RegexSyntaxError, type Span, wholeSpan } from './syntax/errors.js';
+import { checkNesting, Parser } from './syntax/parser.js';
+import { NFA_OVERHEAD, Translator } from './syntax/size.js';
+import type { Ast } from './syntax/syntax-tree.js';
 
 /** Why a `matches` pattern cannot be used as written. */
 export interface RegexProblem {

@@ -1,9 +1,9 @@
 // Literal prefilter: substrings every match must contain, found in the parsed pattern, checked with indexOf
 
-import type { Ast, LiteralNode } from '../../check/regex/syntax-tree.js';
-import { applyFlags, DEFAULT_FLAGS, type Flags } from './flags.js';
-import { byteClassSet, type Representation } from './translate.js';
-import { utf8Of } from './utf8.js';
+import { byteClassSet, type Representation } from './re2/translate.js';
+import { utf8Of } from './re2/utf8.js';
+import { applyFlags, DEFAULT_FLAGS, type Flags } from './syntax/flags.js';
+import type { Ast, LiteralNode } from './syntax/syntax-tree.js';
 
 /**
  * A literal, as bytes. A `folded` needle is compared with the input lower-cased by `toLowerCase`, which

@@ -1,7 +1,6 @@
 // RE2: writing the tree in RE2 syntax, and compiling it with re2-wasm
 
-import type { Span } from './errors.js';
-import { isHeapFailure, loadRe2, type Re2Class, type Re2Object } from './re2-module.js';
+import type { Span } from '../syntax/errors.js';
 import type {
   AssertionKind,
   AssertionNode,
@@ -12,7 +11,8 @@ import type {
   PerlNode,
   RepetitionNode,
   UnicodeNode,
-} from './syntax-tree.js';
+} from '../syntax/syntax-tree.js';
+import { isHeapFailure, loadRe2, type Re2Class, type Re2Object } from './module.js';
 
 /**
  * Cost units of a translated pattern, roughly RE2 program instructions (a repeated operand is compiled once

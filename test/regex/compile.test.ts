@@ -1,22 +1,22 @@
 /**
- * `matches` at run time (src/eval/regex.ts): the reference engine's byte semantics on binary strings, the
+ * `matches` at run time (src/regex/compile.ts): the reference engine's byte semantics on binary strings, the
  * capture groups regex_replace uses, the bounded RE2 cache, and the literal prefilter.
  *
- * Documented differences from the reference (header of src/eval/regex.ts), each pinned by a test below:
+ * Documented differences from the reference (header of src/regex/compile.ts), each pinned by a test below:
  * - `\b` is an ASCII word boundary in Unicode mode too;
  * - in a pattern read as Unicode, byte-mode items match whole characters (by their first byte);
  * - input characters U+10FF80–U+10FFFF are not matched by Unicode classes.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkRegex } from '../../src/check/regex/index.js';
+import { checkRegex } from '../../src/regex/check.js';
 import {
   compileRegex,
   compileRegexWithoutPrefilter,
   describeRegex,
   regexCacheStats,
   setRegexCacheCapacity,
-} from '../../src/eval/regex.js';
+} from '../../src/regex/compile.js';
 
 /** Property runs; raise with REGEX_PROPERTY_RUNS=20000 for a longer search. */
 const RUNS = Number(process.env.REGEX_PROPERTY_RUNS ?? 400);

@@ -1,6 +1,6 @@
 // Unicode-mode classes in RE2 syntax: RE2 classes cannot nest, so negated parts are rewritten by De Morgan
 
-import { UnsupportedRegexError } from './flags.js';
+import { UnsupportedRegexError } from '../syntax/flags.js';
 import { FIRST_MARKER, LAST_MARKER } from './utf8.js';
 
 /** One item RE2 can write inside a class: a code point range, a Unicode property or a POSIX class. */
