@@ -7,12 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import type { IpAddress } from '../src/check/ip.js';
 import { validate } from '../src/check/validate.js';
 import { compile } from '../src/eval/compile.js';
 import type { RequestContext } from '../src/eval/context.js';
-import { fieldValue, readSampleRequest, type SampleRequest } from '../src/eval/request.js';
 import { regexCacheStats } from '../src/regex/compile.js';
+import { fieldValue, readSampleRequest, type SampleRequest } from '../src/request/index.js';
+import type { IpAddress } from '../src/scheme/ip.js';
 import { measure, measurePair, type Timing } from './measure.js';
 import { publish } from './results.js';
 

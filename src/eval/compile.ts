@@ -1,4 +1,3 @@
-import type { IpRange } from '../check/ip.js';
 import type {
   TypedArgument,
   TypedComparison,
@@ -12,15 +11,16 @@ import { parseWildcard, type WildcardPart } from '../check/wildcard.js';
 import type { Span } from '../lang/ast.js';
 import type { Diagnostic } from '../lang/diagnostics.js';
 import { compileRegex } from '../regex/compile.js';
+import type { IpRange } from '../scheme/ip.js';
 import type { Scheme } from '../scheme/scheme.js';
 import { cloudflareScheme } from '../scheme/scheme.js';
 import { elementType, type Type } from '../scheme/types.js';
+import type { IpAddress, Value } from '../scheme/values.js';
 import { type EvaluationInput, type FieldLayout, layoutFor, RequestContext } from './context.js';
 import { functionRuntimes } from './functions.js';
 import { type ClosureTier, generateTest } from './generate.js';
 import { ListError, type ListItems, listMatcher } from './lists.js';
 import { IpSet, intRangeSet } from './sets.js';
-import type { IpAddress, Value } from './values.js';
 import { wildcardMatcher } from './wildcard.js';
 
 /**

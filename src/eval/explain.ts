@@ -1,13 +1,13 @@
-import { formatIp } from '../check/ip.js';
 import type { TypedExpression, TypedValue } from '../check/typed-ast.js';
 import { walkTyped } from '../check/walk.js';
 import type { Span } from '../lang/ast.js';
+import { formatIp } from '../scheme/ip.js';
 import type { Scheme } from '../scheme/scheme.js';
 import { cloudflareScheme } from '../scheme/scheme.js';
+import { textOf, type Value } from '../scheme/values.js';
 import { compileNode } from './compile.js';
 import { layoutFor, type RequestContext } from './context.js';
 import type { ListItems } from './lists.js';
-import { textOf, type Value } from './values.js';
 
 /**
  * Why an expression matched or not: every sub-expression with its result and the field values it read.

@@ -9,7 +9,7 @@ import { stringRuntimes } from './functions/strings.js';
 
 /**
  * The implementations of the Rules language's functions (the catalogue in src/scheme/functions.ts), over
- * the run-time values of src/eval/values.ts. `any` and `all` are not here: the grammar makes them
+ * the run-time values of src/scheme/values.ts. `any` and `all` are not here: the grammar makes them
  * quantifiers, which the compiler handles.
  *
  * Conventions shared by every implementation:

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type CompileOptions, compile, EvaluationError, evaluate } from '../../src/eval/compile.js';
-import { readSampleRequest, type SampleRequest } from '../../src/eval/request.js';
-import { bytesOf, type Value } from '../../src/eval/values.js';
+import { readSampleRequest, type SampleRequest } from '../../src/request/index.js';
 import { defineScheme } from '../../src/scheme/scheme.js';
+import { bytesOf, type Value } from '../../src/scheme/values.js';
 
 const request = (json: unknown): SampleRequest => {
   const read = readSampleRequest(json);

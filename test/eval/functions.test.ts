@@ -2,7 +2,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseIpAddress } from '../../src/check/ip.js';
 import { matchWildcard, parseWildcard, type WildcardPart } from '../../src/check/wildcard.js';
 import { wildcardCaptures } from '../../src/eval/functions/replace.js';
 import {
@@ -13,9 +12,10 @@ import {
   setRegexEngine,
   UnsupportedPattern,
 } from '../../src/eval/functions.js';
-import { bytesOf, type IpAddress, type Value } from '../../src/eval/values.js';
 import { cloudflareFunctions } from '../../src/scheme/functions.js';
+import { parseIpAddress } from '../../src/scheme/ip.js';
 import { arrayOf } from '../../src/scheme/types.js';
+import { bytesOf, type IpAddress, type Value } from '../../src/scheme/values.js';
 
 /**
  * Calls a function the way the compiler does: literal parameters (per the catalogue) are handed to

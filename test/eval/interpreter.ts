@@ -13,9 +13,9 @@ import type {
 } from '../../src/check/typed-ast.js';
 import { matchWildcard, parseWildcard } from '../../src/check/wildcard.js';
 import { functionRuntimes } from '../../src/eval/functions.js';
-import type { IpAddress, Value } from '../../src/eval/values.js';
 import { compileRegex } from '../../src/regex/compile.js';
 import { elementType, type Type } from '../../src/scheme/types.js';
+import type { IpAddress, Value } from '../../src/scheme/values.js';
 
 export type Fields = ReadonlyMap<string, Value>;
 

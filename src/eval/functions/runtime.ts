@@ -1,5 +1,5 @@
 import type { Type } from '../../scheme/types.js';
-import type { IpAddress, Value } from '../values.js';
+import type { IpAddress, Value } from '../../scheme/values.js';
 
 /**
  * An implementation receives its evaluated arguments (undefined = missing) and returns a value or

@@ -1,5 +1,5 @@
-import { formatIp } from '../../check/ip.js';
-import type { Value } from '../values.js';
+import { formatIp } from '../../scheme/ip.js';
+import type { Value } from '../../scheme/values.js';
 import { builtFrom, type FunctionRuntime, isBytes, isInt, isIp, plain } from './runtime.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Value } from '../values.js';
+import type { Value } from '../scheme/values.js';
 import { asciiLower, percentDecode, trimOws } from './encoding.js';
 import type { HeaderLine } from './model.js';
 

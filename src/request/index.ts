@@ -1,8 +1,8 @@
 import { cloudflareScheme, type Scheme } from '../scheme/scheme.js';
-import { ALIASES, DERIVATIONS } from './request/derive.js';
-import type { RequestProblem, SampleRequest } from './request/model.js';
-import { readRequest } from './request/read.js';
-import type { Value } from './values.js';
+import type { Value } from '../scheme/values.js';
+import { ALIASES, DERIVATIONS } from './derive.js';
+import type { RequestProblem, SampleRequest } from './model.js';
+import { readRequest } from './read.js';
 
 /**
  * Sample requests: the JSON format users write by hand (docs/request.md) and the field values it gives.
@@ -11,9 +11,9 @@ import type { Value } from './values.js';
  * missing (undefined), never a made-up default.
  */
 
-export { EDGE_KEYS } from './request/edge.js';
-export type { HeaderLine, HttpMessage, RequestProblem, SampleRequest } from './request/model.js';
-export { DEFAULT_BODY_LIMIT, REQUEST_KEYS } from './request/read.js';
+export { EDGE_KEYS } from './edge.js';
+export type { HeaderLine, HttpMessage, RequestProblem, SampleRequest } from './model.js';
+export { DEFAULT_BODY_LIMIT, REQUEST_KEYS } from './read.js';
 
 /** Reads a sample request from parsed JSON; never throws. `scheme` (default Cloudflare's) types `fields`. */
 export function readSampleRequest(

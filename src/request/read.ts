@@ -1,6 +1,6 @@
-import { cloudflareScheme, type Scheme } from '../../scheme/scheme.js';
-import { sameType } from '../../scheme/types.js';
-import type { Value } from '../values.js';
+import { cloudflareScheme, type Scheme } from '../scheme/scheme.js';
+import { sameType } from '../scheme/types.js';
+import type { Value } from '../scheme/values.js';
 import { readEdge } from './edge.js';
 import {
   describe,

@@ -1,4 +1,4 @@
-import type { IpAddress } from '../check/ip.js';
+import type { IpAddress } from './ip.js';
 
 /**
  * Values at run time, one JS representation per type of the language:
@@ -12,6 +12,9 @@ import type { IpAddress } from '../check/ip.js';
  * - Map<T>: a `Map` from binary-string keys to T (never a plain object: no prototype lookups).
  * A missing value (absent field, index out of range, absent key, a function without a result) is
  * `undefined`.
+ *
+ * They live beside the types (types.ts) rather than in the evaluator because the sample-request reader
+ * (src/request) produces them and must not depend on the evaluator that consumes them.
  */
 export type Value = string | number | boolean | IpAddress | Value[] | ValueMap;
 

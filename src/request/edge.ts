@@ -1,5 +1,5 @@
-import type { Type } from '../../scheme/types.js';
-import type { Value } from '../values.js';
+import type { Type } from '../scheme/types.js';
+import type { Value } from '../scheme/values.js';
 import { asciiUpper } from './encoding.js';
 import { describe, entriesOf, isRecord, keyPath, type Problems, unknownKeyMessage } from './json.js';
 import { readTypedValue } from './typed-value.js';

@@ -4,6 +4,9 @@
  * the `cidr` crate, which also accepts leading zeros (`1.1.1.01`). IPv4-mapped IPv6 addresses stay IPv6.
  *
  * IPv4 values are numbers, IPv6 values bigints, so that ranges compare with `<`.
+ *
+ * Shared by the checker (IP literals and sets), the sample-request reader (client addresses) and the
+ * evaluator (the Ip run-time value, see values.ts), hence its place at the bottom, in the scheme.
  */
 export type IpAddress = { family: 4; value: number } | { family: 6; value: bigint };
 

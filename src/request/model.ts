@@ -1,4 +1,4 @@
-import type { Value } from '../values.js';
+import type { Value } from '../scheme/values.js';
 
 /**
  * The normalized form of a sample request, produced by `readSampleRequest`. Everything is already

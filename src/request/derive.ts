@@ -1,4 +1,4 @@
-import type { Value } from '../values.js';
+import type { Value } from '../scheme/values.js';
 import { formPairs, inspectedBody, multipartMap, multipartParts, sniffMime } from './body.js';
 import { asciiLower } from './encoding.js';
 import { type HttpMessage, memo, type SampleRequest } from './model.js';

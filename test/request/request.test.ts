@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatIp, type IpAddress, parseIpAddress } from '../../src/check/ip.js';
 import {
   DEFAULT_BODY_LIMIT,
   DERIVED_FIELDS,
@@ -12,10 +11,11 @@ import {
   type RequestProblem,
   readSampleRequest,
   type SampleRequest,
-} from '../../src/eval/request.js';
-import { bytesOf, type Value } from '../../src/eval/values.js';
+} from '../../src/request/index.js';
+import { formatIp, type IpAddress, parseIpAddress } from '../../src/scheme/ip.js';
 import { cloudflareScheme, defineScheme, type Scheme } from '../../src/scheme/scheme.js';
 import type { Type } from '../../src/scheme/types.js';
+import { bytesOf, type Value } from '../../src/scheme/values.js';
 
 /** Reads a request that must be valid. */
 function read(json: unknown, scheme?: Scheme): SampleRequest {

@@ -1,4 +1,4 @@
-import type { Value } from '../values.js';
+import type { Value } from '../scheme/values.js';
 import { type HttpMessage, memo, type SampleRequest } from './model.js';
 import { type MultipartPart, parseMultipart } from './multipart.js';
 import { headerValues, type Pair, pairsToMap, parseContentType, splitArguments } from './parsing.js';

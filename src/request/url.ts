@@ -1,4 +1,4 @@
-import { parseIpAddress } from '../../check/ip.js';
+import { parseIpAddress } from '../scheme/ip.js';
 
 /**
  * The URL of a sample request, read by hand rather than with WHATWG `URL`: that parser rewrites what it

@@ -1,11 +1,11 @@
-import { parseIpAddress } from '../../check/ip.js';
-import { type Type, typeName } from '../../scheme/types.js';
-import { bytesOf, type Value } from '../values.js';
+import { parseIpAddress } from '../scheme/ip.js';
+import { type Type, typeName } from '../scheme/types.js';
+import { bytesOf, type Value } from '../scheme/values.js';
 import { decodeBase64 } from './encoding.js';
 import { describe, entriesOf, indexPath, isRecord, keyPath, type Problems } from './json.js';
 
 /**
- * JSON → run-time value of a given type (values.ts): a Bytes value is a string (UTF-8) or
+ * JSON → run-time value of a given type (src/scheme/values.ts): a Bytes value is a string (UTF-8) or
  * `{"base64": "…"}` for bytes that are not UTF-8 text, Int an integer number, Bool a boolean, Ip an address
  * string (strict, as after `eq`), Array<T> an array, Map<T> an object. Reports every bad value found
  * (with its path) and returns undefined when there was one.

@@ -1,4 +1,4 @@
-import { bytesOf } from '../values.js';
+import { bytesOf } from '../scheme/values.js';
 import { trimOws } from './encoding.js';
 import {
   describe,
