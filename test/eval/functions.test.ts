@@ -2,7 +2,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { matchWildcard, parseWildcard, type WildcardPart } from '../../src/check/wildcard.js';
+import { parseWildcard, type WildcardPart } from '../../src/check/wildcard.js';
 import { wildcardCaptures } from '../../src/eval/functions/replace.js';
 import {
   type CallSignature,
@@ -12,6 +12,7 @@ import {
   setRegexEngine,
   UnsupportedPattern,
 } from '../../src/eval/functions.js';
+import { matchWildcard } from '../../src/eval/wildcard.js';
 import { cloudflareFunctions } from '../../src/scheme/functions.js';
 import { parseIpAddress } from '../../src/scheme/ip.js';
 import { arrayOf } from '../../src/scheme/types.js';
