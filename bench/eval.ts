@@ -10,7 +10,7 @@ import { cpus, totalmem } from 'node:os';
 import { validate } from '../src/check/validate.js';
 import { compile } from '../src/eval/compile.js';
 import type { RequestContext } from '../src/eval/context.js';
-import { regexCacheStats } from '../src/regex/compile.js';
+import { regexCacheStats } from '../src/regex/index.js';
 import { fieldValue, readSampleRequest, type SampleRequest } from '../src/request/index.js';
 import type { IpAddress } from '../src/scheme/ip.js';
 import { measure, measurePair, type Timing } from './measure.js';

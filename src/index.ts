@@ -28,6 +28,14 @@ export type { HookVerdict, LiteralEndCorrection, ParseHooks } from './lang/hooks
 export { type ParseOptions, type ParseResult, parse } from './lang/parse.js';
 export { ExpressionSyntaxError, format } from './lang/source.js';
 export {
+  type CompiledRegex,
+  javascriptRegexEngine,
+  type RegexEngine,
+  type RegexMatch,
+  re2RegexEngine,
+  UnsupportedPattern,
+} from './regex/index.js';
+export {
   formatRequestProblem,
   type RequestProblem,
   readSampleRequest,

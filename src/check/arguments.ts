@@ -1,4 +1,4 @@
-import { checkRegex } from '../regex/check.js';
+import { checkRegex } from '../regex/index.js';
 import type { FunctionDefinition, Parameter, ParameterType } from '../scheme/functions.js';
 import { elementType, sameType, type Type, typeName } from '../scheme/types.js';
 import type { TypedArgument } from './typed-ast.js';

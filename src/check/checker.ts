@@ -14,7 +14,7 @@ import { HookStop, type HookVerdict, type ParseHooks } from '../lang/hooks.js';
 import { isSpace, trimmedRange } from '../lang/lexer.js';
 import type { ScanResult } from '../lang/literals.js';
 import { PositionTracker } from '../lang/position.js';
-import { checkRegex } from '../regex/check.js';
+import { checkRegex } from '../regex/index.js';
 import type { FunctionDefinition, LiteralValue, Parameter } from '../scheme/functions.js';
 import { formatIp, type IpAddress, type IpRange } from '../scheme/ip.js';
 import { type ListKind, listItemType, type Scheme } from '../scheme/scheme.js';

@@ -1,5 +1,5 @@
 import type { WildcardPart } from '../check/wildcard.js';
-import { linearTimeSource } from '../regex/v8/linear.js';
+import { linearTimeSource } from '../regex/index.js';
 
 /**
  * `wildcard` and `strict wildcard` at run time. The pattern becomes an anchored V8 RegExp (a star is any

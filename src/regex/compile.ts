@@ -49,6 +49,7 @@
  */
 
 import { decodeBinary } from './check.js';
+import type { CompiledRegex, RegexMatch } from './engine.js';
 import { buildPrefilter, type Check, type Prefilter } from './prefilter.js';
 import { cacheStats, type RegexCacheStats, re2Match, type Slot, setCapacity } from './re2/cache.js';
 import { type Representation, type Translation, translate } from './re2/translate.js';
@@ -60,21 +61,6 @@ import type { Ast } from './syntax/syntax-tree.js';
 import { linearTimeRegExp } from './v8/linear.js';
 
 export type { RegexCacheStats } from './re2/cache.js';
-
-export interface CompiledRegex {
-  /** Unanchored search, like the reference engine's is_match; input is a binary string (bytes). */
-  test(input: string): boolean;
-  /**
-   * First match (leftmost-first), for regex_replace: its byte offset, and `groups[0]` the whole match,
-   * `groups[n]` capture group n (undefined when it did not take part), all binary strings.
-   */
-  exec(input: string): RegexMatch | undefined;
-}
-
-export interface RegexMatch {
-  index: number;
-  groups: (string | undefined)[];
-}
 
 /** Everything known about a pattern before RE2 sees it. */
 interface Plan {

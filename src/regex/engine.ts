@@ -2,38 +2,51 @@ import { compileRegex } from './compile.js';
 import { translatePattern } from './v8/translate.js';
 
 /**
- * The regex engine `regex_replace` runs patterns with, replaceable.
+ * What the evaluator runs patterns with: `matches` and `regex_replace` both compile their pattern once,
+ * through a RegexEngine, when a filter is compiled.
  *
- * The evaluator's real engine is RE2-based (./compile.ts, linear time on any input); it is plugged
- * in with `setRegexEngine`, which must happen before filters are compiled, since `regex_replace` compiles
- * its pattern once when the call is prepared. Until then the default engine translates the pattern into
- * a JavaScript RegExp where that keeps Cloudflare's byte semantics exactly (see ./v8/translate.ts) and throws
- * UnsupportedPattern for the other patterns. The default is a backtracking engine: fine for tests and
- * trusted patterns, not for untrusted ones (nested quantifiers can take exponential time).
+ * The engine is an argument, not a process-wide setting: the compiler takes it in its options and hands it
+ * to every function call it prepares (src/eval/compile.ts, CompileOptions.regexEngine), so that filters
+ * compiled side by side may use different engines and nothing depends on what was set up first. Without
+ * one, the compiler uses `re2RegexEngine`, whose state (RE2's WebAssembly heap, the cache of compiled
+ * patterns) this layer creates on the first pattern it compiles.
  */
 
 export interface RegexMatch {
-  /** Offset of the match in the input. */
+  /** Byte offset of the match in the input. */
   index: number;
   /** `[0]` = the whole match, then each capture group (undefined when it did not take part); binary strings. */
   groups: (string | undefined)[];
 }
 
 export interface CompiledRegex {
-  /** The leftmost-first match in the input (a binary string), or undefined. */
+  /** Unanchored search, like the reference engine's is_match; input is a binary string (bytes). */
+  test(input: string): boolean;
+  /** The first match (leftmost-first), or undefined. */
   exec(input: string): RegexMatch | undefined;
 }
 
 export interface RegexEngine {
-  /** Compiles a pattern already validated by the checker; throws when the engine cannot run it. */
+  /** Compiles a pattern the checker accepted (checkRegex); throws when this engine cannot run it. */
   compile(pattern: string): CompiledRegex;
 }
 
-/** The JavaScript RegExp engine, for the patterns ./v8/translate.ts can translate faithfully. */
+/**
+ * RE2 behind a literal prefilter, with V8's RegExp for yes/no searches where V8's linear engine bounds it
+ * (./compile.ts): linear time on any input, the reference engine's byte semantics. The default.
+ */
+export const re2RegexEngine: RegexEngine = { compile: compileRegex };
+
+/**
+ * V8's RegExp alone, for the patterns ./v8/translate.ts translates faithfully (byte classes spelled out,
+ * flags resolved); others throw UnsupportedPattern. It needs no WebAssembly, but it backtracks: nested
+ * quantifiers can take exponential time, so it is for trusted patterns only.
+ */
 export const javascriptRegexEngine: RegexEngine = {
   compile(pattern) {
     const regex = new RegExp(translatePattern(pattern));
     return {
+      test: (input) => regex.test(input),
       exec(input) {
         const match = regex.exec(input);
         return match ? { index: match.index, groups: Array.from(match) } : undefined;
@@ -41,18 +54,3 @@ export const javascriptRegexEngine: RegexEngine = {
     };
   },
 };
-
-/** RE2 (./compile.ts), the engine `matches` uses too: linear time, byte semantics. The default. */
-export const re2RegexEngine: RegexEngine = { compile: compileRegex };
-
-let engine: RegexEngine = re2RegexEngine;
-
-/**
- * Installs the engine used by calls prepared from now on (e.g. the JavaScript one where RE2's WebAssembly
- * cannot load); `undefined` restores the default, RE2.
- */
-export function setRegexEngine(next: RegexEngine | undefined): void {
-  engine = next ?? re2RegexEngine;
-}
-
-export const regexEngine = (): RegexEngine => engine;

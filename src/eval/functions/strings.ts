@@ -97,12 +97,12 @@ const removeBytes: FunctionRuntime = {
  * Strings, or arrays into one array. Unlike other functions, a missing argument does not make the result
  * missing: it counts as empty (rules-language §4, "concat() treats a missing arg as empty string").
  * Whether the call concatenates Bytes or arrays is known from the present arguments; when all are
- * missing it comes from the signature the compiler passes (an empty array for Array calls), and without
+ * missing it comes from the return type the compiler passes (an empty array for Array calls), and without
  * one the documented Bytes case ("") is assumed.
  */
 const concat: FunctionRuntime = {
-  prepare(_literals, signature) {
-    const arraysExpected = signature !== undefined && typeof signature.returnType !== 'string';
+  prepare(_literals, context) {
+    const arraysExpected = context?.returnType !== undefined && typeof context.returnType !== 'string';
     return (args) => {
       let arrays: boolean | undefined;
       for (const arg of args) {
