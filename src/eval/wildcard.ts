@@ -1,5 +1,6 @@
 import type { WildcardPart } from '../check/wildcard.js';
 import { linearTimeSource } from '../regex/index.js';
+import { asciiLower } from '../scheme/values.js';
 
 /**
  * `wildcard` and `strict wildcard` at run time. The pattern becomes an anchored V8 RegExp (a star is any
@@ -46,7 +47,7 @@ export function matchWildcard(
   value: string,
   caseSensitive: boolean,
 ): boolean {
-  return matchPlan(planOf(parts, caseSensitive), caseSensitive ? value : asciiLowerCase(value));
+  return matchPlan(planOf(parts, caseSensitive), caseSensitive ? value : asciiLower(value));
 }
 
 /** A matcher for one pattern, with its plan made once (what compiled filters use). */
@@ -65,7 +66,7 @@ export function compileWildcard(
       if (c >= 0x41 && c <= 0x5a) c += 0x20;
       if (c !== prefix.charCodeAt(i)) return false;
     }
-    return matchPlan(plan, asciiLowerCase(value));
+    return matchPlan(plan, asciiLower(value));
   };
 }
 
@@ -104,7 +105,7 @@ function planOf(parts: readonly WildcardPart[], caseSensitive: boolean): MatchPl
   let plan = cache.get(parts);
   if (!plan) {
     const literals = parts.map((part) =>
-      part.kind === 'star' ? undefined : caseSensitive ? part.bytes : asciiLowerCase(part.bytes),
+      part.kind === 'star' ? undefined : caseSensitive ? part.bytes : asciiLower(part.bytes),
     );
     if (!literals.includes(undefined)) {
       plan = { exact: literals.join(''), prefix: '', suffix: '', middle: [], minLength: 0 };
@@ -119,21 +120,4 @@ function planOf(parts: readonly WildcardPart[], caseSensitive: boolean): MatchPl
     cache.set(parts, plan);
   }
   return plan;
-}
-
-/**
- * Lower-cases ASCII letters only. `toLowerCase` does exactly that on a binary string unless it holds one of
- * the Latin-1 capitals (bytes 0xC0 to 0xDE), which it would fold too.
- */
-function asciiLowerCase(s: string): string {
-  // One pass decides: nothing to do (the common case, no allocation), plain toLowerCase, or ASCII only.
-  let upper = false;
-  let latin1Capital = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x41 && c <= 0x5a) upper = true;
-    else if (c >= 0xc0 && c <= 0xde) latin1Capital = true;
-  }
-  if (!upper) return s;
-  return latin1Capital ? s.replace(/[A-Z]+/g, (run) => run.toLowerCase()) : s.toLowerCase();
 }

@@ -1,6 +1,6 @@
 import type { Value } from '../scheme/values.js';
+import { asciiLower } from '../scheme/values.js';
 import { formPairs, inspectedBody, multipartMap, multipartParts, sniffMime } from './body.js';
-import { asciiLower } from './encoding.js';
 import { type HttpMessage, memo, type SampleRequest } from './model.js';
 import {
   acceptedLanguages,

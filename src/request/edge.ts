@@ -1,6 +1,6 @@
 import type { Type } from '../scheme/types.js';
 import type { Value } from '../scheme/values.js';
-import { asciiUpper } from './encoding.js';
+import { asciiUpper } from '../scheme/values.js';
 import { describe, entriesOf, isRecord, keyPath, type Problems, unknownKeyMessage } from './json.js';
 import { readTypedValue } from './typed-value.js';
 

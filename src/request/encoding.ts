@@ -43,15 +43,6 @@ export function percentDecode(bytes: string): string {
   );
 }
 
-/** ASCII-only lower case: bytes ≥ 0x80 are left alone, as Cloudflare's byte-oriented functions do. */
-export function asciiLower(bytes: string): string {
-  return /[A-Z]/.test(bytes) ? bytes.replace(/[A-Z]+/g, (run) => run.toLowerCase()) : bytes;
-}
-
-export function asciiUpper(bytes: string): string {
-  return /[a-z]/.test(bytes) ? bytes.replace(/[a-z]+/g, (run) => run.toUpperCase()) : bytes;
-}
-
 const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
 
 /** Drops optional whitespace (space and tab) around header values and list items. */

@@ -1,5 +1,6 @@
 import type { Value } from '../scheme/values.js';
-import { asciiLower, percentDecode, trimOws } from './encoding.js';
+import { asciiLower } from '../scheme/values.js';
+import { percentDecode, trimOws } from './encoding.js';
 import type { HeaderLine } from './model.js';
 
 /**

@@ -39,3 +39,26 @@ export function textOf(bytes: string): string {
   if (/^[\x00-\x7f]*$/.test(bytes)) return bytes;
   return new TextDecoder().decode(Uint8Array.from(bytes, (c) => c.charCodeAt(0)));
 }
+
+/**
+ * ASCII lower case. Returns the input itself when it has no upper-case ASCII letter, so the common case
+ * allocates nothing (the reference engine does the same, engine-semantics §6). `toLowerCase` is exact on a
+ * binary string unless it holds a Latin-1 capital (0xC0–0xDE), which it would fold too.
+ */
+export function asciiLower(bytes: string): string {
+  if (!/[A-Z]/.test(bytes)) return bytes;
+  return /[\xc0-\xde]/.test(bytes)
+    ? bytes.replace(/[A-Z]+/g, (run) => run.toLowerCase())
+    : bytes.toLowerCase();
+}
+
+/**
+ * ASCII upper case; no allocation without a lower-case ASCII letter. `toUpperCase` would also change
+ * Latin-1 letters, and turn 0xB5, 0xDF and 0xFF into characters outside the byte range (ß even becomes SS).
+ */
+export function asciiUpper(bytes: string): string {
+  if (!/[a-z]/.test(bytes)) return bytes;
+  return /[\xb5\xdf-\xff]/.test(bytes)
+    ? bytes.replace(/[a-z]+/g, (run) => run.toUpperCase())
+    : bytes.toUpperCase();
+}

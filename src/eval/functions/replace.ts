@@ -1,7 +1,7 @@
 import { parseWildcard, type WildcardPart } from '../../check/wildcard.js';
 import { re2RegexEngine } from '../../regex/index.js';
+import { asciiLower } from '../../scheme/values.js';
 import { builtFrom, type FunctionRuntime, isBytes } from './runtime.js';
-import { asciiLower } from './strings.js';
 
 /** `regex_replace` and `wildcard_replace`, and the replacement syntax they share. */
 
