@@ -6,12 +6,12 @@
  * Usage: npm run bench:eval [-- --write]   (--write updates bench/RESULTS.md)
  */
 import { readFileSync } from 'node:fs';
-import type { IpAddress } from '../src/check/ip.js';
 import { validate } from '../src/check/validate.js';
 import { compile } from '../src/eval/compile.js';
 import type { RequestContext } from '../src/eval/context.js';
-import { regexCacheStats } from '../src/eval/regex.js';
-import { fieldValue, readSampleRequest, type SampleRequest } from '../src/eval/request.js';
+import { regexCacheStats } from '../src/regex/index.js';
+import { fieldValue, readSampleRequest, type SampleRequest } from '../src/request/index.js';
+import type { IpAddress } from '../src/scheme/ip.js';
 import { machineDescription } from './machine.js';
 import { measure, measurePair, type Timing } from './measure.js';
 import { publish } from './results.js';
@@ -182,7 +182,7 @@ workload.json (another machine of the same kind, so compare ratios). Every match
 workload's \`expected_matches\`.
 
 E3's \`matches\` runs on V8's RegExp, with V8's linear-time fallback for searches that backtrack too much
-(src/eval/regex/v8-linear.ts); patterns V8 cannot bound run on RE2 (re2-wasm, ~1.5–5 µs a call, see the
+(src/regex/v8/linear.ts); patterns V8 cannot bound run on RE2 (re2-wasm, ~1.5–5 µs a call, see the
 regex section). Run to run, on this shared 2-vCPU VM, cells vary by ±30% or more, so the "met" column can
 flip for a cell near its threshold. E1 against the hand-written JS is the closest: 5–9 ns against 3.4–6 ns,
 1.5–1.65×, an absolute gap of about 2 ns (the filter checks that its input is a context of its scheme and

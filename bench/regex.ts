@@ -1,8 +1,8 @@
-import { decodeBinary } from '../src/check/regex/index.js';
-import { Parser } from '../src/check/regex/parser.js';
-import { loadRe2 } from '../src/check/regex/re2-module.js';
-import { translate } from '../src/eval/regex/translate.js';
-import { compileRegex, compileRegexWithoutPrefilter, describeRegex } from '../src/eval/regex.js';
+import { decodeBinary } from '../src/regex/check.js';
+import { compileRegex, compileRegexWithoutPrefilter, describeRegex } from '../src/regex/compile.js';
+import { loadRe2 } from '../src/regex/re2/module.js';
+import { translate } from '../src/regex/re2/translate.js';
+import { Parser } from '../src/regex/syntax/parser.js';
 import { machineDescription } from './machine.js';
 import { measure } from './measure.js';
 import { publish } from './results.js';
@@ -201,7 +201,7 @@ const note = `Per call, median of 7 windows of 200 ms, on short URL paths and us
 to V8's RegExp on the same inputs in the same run: all the inputs of the row, half of them rejected by the
 prefilter where it has literals. "searched by" is what answers \`matches\`: V8's RegExp on a faithful
 translation wherever V8 can also bound the time (its linear engine accepts the pattern, and takes over a
-search that backtracks too much: src/eval/regex/v8-linear.ts); the prefilter's literals alone for a pattern
+search that backtracks too much: src/regex/v8/linear.ts); the prefilter's literals alone for a pattern
 that is only literals; otherwise RE2 behind the prefilter (Unicode-mode patterns, and patterns V8's linear
 engine refuses). "RE2 alone" is the same regex on RE2 with the prefilter off: every call copies the input
 into re2-wasm, which dominates, and a match costs more than a miss (RE2 builds the matched text). The

@@ -1,6 +1,5 @@
 // The library's public API. Later layers (engine) add to it.
 
-export type { IpAddress, IpRange } from './check/ip.js';
 export { LINTS, type LintCode } from './check/lints.js';
 export type * from './check/typed-ast.js';
 export {
@@ -22,19 +21,26 @@ export {
 export type { EvaluationInput, FieldValues, RequestContext } from './eval/context.js';
 export { type Explanation, explain, formatExplanation } from './eval/explain.js';
 export { ListError, type ListItems } from './eval/lists.js';
-export {
-  formatRequestProblem,
-  type RequestProblem,
-  readSampleRequest,
-  type SampleRequest,
-} from './eval/request.js';
-export { bytesOf, textOf, type Value, type ValueMap } from './eval/values.js';
 export type * from './lang/ast.js';
 export { type Diagnostic, formatDiagnostic, type Severity } from './lang/diagnostics.js';
 export type { FormatOptions } from './lang/format.js';
 export type { HookVerdict, LiteralEndCorrection, ParseHooks } from './lang/hooks.js';
 export { type ParseOptions, type ParseResult, parse } from './lang/parse.js';
 export { ExpressionSyntaxError, format } from './lang/source.js';
+export {
+  type CompiledRegex,
+  javascriptRegexEngine,
+  type RegexEngine,
+  type RegexMatch,
+  re2RegexEngine,
+  UnsupportedPattern,
+} from './regex/index.js';
+export {
+  formatRequestProblem,
+  type RequestProblem,
+  readSampleRequest,
+  type SampleRequest,
+} from './request/index.js';
 export {
   type ArgumentKind,
   cloudflareFunctions,
@@ -43,6 +49,7 @@ export {
   type Parameter,
   type ParameterType,
 } from './scheme/functions.js';
+export type { IpAddress, IpRange } from './scheme/ip.js';
 export {
   type Availability,
   PHASES,
@@ -62,3 +69,4 @@ export {
   SchemeError,
 } from './scheme/scheme.js';
 export { type PrimitiveType, parseType, type Type, typeName } from './scheme/types.js';
+export { bytesOf, textOf, type Value, type ValueMap } from './scheme/values.js';

@@ -1,6 +1,6 @@
+import { checkRegex } from '../regex/index.js';
 import type { FunctionDefinition, Parameter, ParameterType } from '../scheme/functions.js';
 import { elementType, sameType, type Type, typeName } from '../scheme/types.js';
-import { checkRegex } from './regex/index.js';
 import type { TypedArgument } from './typed-ast.js';
 import { parseWildcard } from './wildcard.js';
 

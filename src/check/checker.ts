@@ -14,13 +14,13 @@ import { HookStop, type HookVerdict, type ParseHooks } from '../lang/hooks.js';
 import { isSpace, trimmedRange } from '../lang/lexer.js';
 import type { ScanResult } from '../lang/literals.js';
 import { PositionTracker } from '../lang/position.js';
+import { checkRegex } from '../regex/index.js';
 import type { FunctionDefinition, LiteralValue, Parameter } from '../scheme/functions.js';
+import { formatIp, type IpAddress, type IpRange } from '../scheme/ip.js';
 import { type ListKind, listItemType, type Scheme } from '../scheme/scheme.js';
 import { arrayOf, elementType, sameType, type Type, typeDebugName, typeName } from '../scheme/types.js';
 import { accepts, argumentType, describeTypes, isMapped, parameterAt, patternError } from './arguments.js';
 import { closestName, codeForLiteralProblem, literalHint } from './hints.js';
-import { formatIp, type IpAddress, type IpRange } from './ip.js';
-import { checkRegex } from './regex/index.js';
 import type {
   ExpressionType,
   TypedArgument,

@@ -1,6 +1,6 @@
 import type { Span } from '../lang/ast.js';
 import type { Diagnostic } from '../lang/diagnostics.js';
-import { formatIp } from './ip.js';
+import { formatIp } from '../scheme/ip.js';
 import type { TypedComparison, TypedExpression, TypedRhs, TypedValue } from './typed-ast.js';
 import { walkTyped } from './walk.js';
 

@@ -6,9 +6,9 @@ import type {
   Span,
 } from '../lang/ast.js';
 import type { FunctionDefinition, LiteralValue } from '../scheme/functions.js';
+import type { IpAddress, IpRange } from '../scheme/ip.js';
 import type { FieldDefinition, ListDefinition } from '../scheme/scheme.js';
 import type { Type } from '../scheme/types.js';
-import type { IpAddress, IpRange } from './ip.js';
 
 /**
  * The checked tree: every value carries its type and what its name resolved to, and every literal is

@@ -1,5 +1,5 @@
 import { isHexDigit, type ScanResult, scanQuotedString, scanRawString } from '../lang/literals.js';
-import { type IpAddress, type IpRange, maxPrefixLength, networkRange, parseIpAddress } from './ip.js';
+import { type IpAddress, type IpRange, maxPrefixLength, networkRange, parseIpAddress } from '../scheme/ip.js';
 
 /**
  * Readers for the literals whose syntax depends on the left side's type: integers, IP addresses and

@@ -1,4 +1,3 @@
-import type { IpRange } from '../check/ip.js';
 import type {
   TypedArgument,
   TypedComparison,
@@ -11,16 +10,17 @@ import { type ValidateOptions, validate } from '../check/validate.js';
 import { parseWildcard, type WildcardPart } from '../check/wildcard.js';
 import type { Span } from '../lang/ast.js';
 import type { Diagnostic } from '../lang/diagnostics.js';
+import { type RegexEngine, re2RegexEngine } from '../regex/index.js';
+import type { IpRange } from '../scheme/ip.js';
 import type { Scheme } from '../scheme/scheme.js';
 import { cloudflareScheme } from '../scheme/scheme.js';
 import { elementType, type Type } from '../scheme/types.js';
+import type { IpAddress, Value } from '../scheme/values.js';
 import { type EvaluationInput, type FieldLayout, layoutFor, RequestContext } from './context.js';
 import { functionRuntimes } from './functions.js';
 import { type ClosureTier, generateTest } from './generate.js';
 import { ListError, type ListItems, listMatcher } from './lists.js';
-import { compileRegex } from './regex.js';
 import { IpSet, intRangeSet } from './sets.js';
-import type { IpAddress, Value } from './values.js';
 import { wildcardMatcher } from './wildcard.js';
 
 /**
@@ -39,7 +39,15 @@ export interface CompileOptions extends ValidateOptions {
    * disallowed.
    */
   generateCode?: boolean;
+  /**
+   * The engine `matches` and `regex_replace` run their patterns with. Default `re2RegexEngine` (linear
+   * time on any input); `javascriptRegexEngine` needs no WebAssembly but suits trusted patterns only.
+   */
+  regexEngine?: RegexEngine;
 }
+
+/** What compiling a single node needs (compileNode, explanations): the options that shape closures. */
+export type NodeCompileOptions = Pick<CompileOptions, 'scheme' | 'listItems' | 'regexEngine'>;
 
 export interface Filter {
   readonly expression: 'filter' | 'rewrite';
@@ -70,8 +78,7 @@ export function compile(source: string | TypedExpression, options: CompileOption
   } else {
     ast = source;
   }
-  const scheme = options.scheme ?? cloudflareScheme;
-  const compiler = new Compiler(layoutFor(scheme), options.listItems ?? {}, scheme);
+  const compiler = compilerFor(options);
   try {
     const filter = compiler.filter(ast, options.expression ?? 'filter', options.generateCode ?? true);
     return { ok: true, filter, diagnostics };
@@ -123,11 +130,16 @@ export function evaluate(source: string, input: EvaluationInput, options: Compil
  */
 export function compileNode(
   node: TypedExpression,
-  options: { scheme?: Scheme; listItems?: Record<string, ListItems> } = {},
+  options: NodeCompileOptions = {},
 ): (ctx: RequestContext) => boolean | boolean[] | undefined {
-  const scheme = options.scheme ?? cloudflareScheme;
-  const compiler = new Compiler(layoutFor(scheme), options.listItems ?? {}, scheme);
+  const compiler = compilerFor(options);
   return isBoolArray(node) ? compiler.tests(node) : compiler.test(node);
+}
+
+function compilerFor(options: NodeCompileOptions): Compiler {
+  const scheme = options.scheme ?? cloudflareScheme;
+  const regexEngine = options.regexEngine ?? re2RegexEngine;
+  return new Compiler(layoutFor(scheme), options.listItems ?? {}, scheme, regexEngine);
 }
 
 type Test = (ctx: RequestContext) => boolean;
@@ -156,6 +168,7 @@ class Compiler implements ClosureTier {
     private readonly layout: FieldLayout,
     private readonly listItems: Record<string, ListItems>,
     private readonly scheme: Scheme,
+    private readonly regexEngine: RegexEngine,
   ) {}
 
   filter(ast: TypedExpression, expression: 'filter' | 'rewrite', generateCode: boolean): Filter {
@@ -420,7 +433,9 @@ class Compiler implements ClosureTier {
     if (!runtime) throw new Error(`compile: no implementation of function ${node.name}`);
     const literals = node.args.map((arg) => (arg.kind === 'literal' ? literalValue(arg) : undefined));
     const returnType = node.perElement ? (elementType(node.type) as Type) : node.type;
-    return orUncompilable(node.span, () => runtime.prepare(literals, { returnType }));
+    return orUncompilable(node.span, () =>
+      runtime.prepare(literals, { returnType, regexEngine: this.regexEngine }),
+    );
   }
 
   /**
@@ -488,7 +503,7 @@ class Compiler implements ClosureTier {
       case 'ip':
         return ipCheck(op, rhs.value);
       case 'regex': {
-        const regex = orUncompilable(rhs.span, () => compileRegex(rhs.pattern));
+        const regex = orUncompilable(rhs.span, () => this.regexEngine.compile(rhs.pattern));
         return (value) => regex.test(value as string);
       }
       case 'wildcard': {

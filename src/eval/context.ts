@@ -1,6 +1,6 @@
+import { fieldDeriver, type SampleRequest } from '../request/index.js';
 import type { Scheme } from '../scheme/scheme.js';
-import { fieldDeriver, type SampleRequest } from './request.js';
-import type { Value } from './values.js';
+import type { Value } from '../scheme/values.js';
 
 /** Field values given directly, by field name (what a custom scheme's users pass). */
 export type FieldValues = ReadonlyMap<string, Value>;

@@ -1,13 +1,11 @@
-import { formatIp } from '../check/ip.js';
 import type { TypedExpression, TypedValue } from '../check/typed-ast.js';
 import { walkTyped } from '../check/walk.js';
 import type { Span } from '../lang/ast.js';
-import type { Scheme } from '../scheme/scheme.js';
+import { formatIp } from '../scheme/ip.js';
 import { cloudflareScheme } from '../scheme/scheme.js';
-import { compileNode } from './compile.js';
+import { textOf, type Value } from '../scheme/values.js';
+import { compileNode, type NodeCompileOptions } from './compile.js';
 import { layoutFor, type RequestContext } from './context.js';
-import type { ListItems } from './lists.js';
-import { textOf, type Value } from './values.js';
 
 /**
  * Why an expression matched or not: every sub-expression with its result and the field values it read.
@@ -23,10 +21,8 @@ export interface Explanation {
   children: Explanation[];
 }
 
-export interface ExplainOptions {
-  scheme?: Scheme;
-  listItems?: Record<string, ListItems>;
-}
+/** The options the expression was compiled with, so that each part is run as the filter runs it. */
+export type ExplainOptions = NodeCompileOptions;
 
 export function explain(
   source: string,

@@ -9,7 +9,7 @@ import { stringRuntimes } from './functions/strings.js';
 
 /**
  * The implementations of the Rules language's functions (the catalogue in src/scheme/functions.ts), over
- * the run-time values of src/eval/values.ts. `any` and `all` are not here: the grammar makes them
+ * the run-time values of src/scheme/values.ts. `any` and `all` are not here: the grammar makes them
  * quantifiers, which the compiler handles.
  *
  * Conventions shared by every implementation:
@@ -20,19 +20,12 @@ import { stringRuntimes } from './functions/strings.js';
  *   `prepare` did not get them, so the answers do not depend on whether the caller supplies literals.
  * - `[*]` (a call per element) is the compiler's business: it calls the implementation once per element.
  * - `bit_slice` expects, as argument #0, the bytes of the header its protocol literal names (see
- *   functions/network.ts); `concat` would like the call's return type (the optional `signature`), to give
- *   an empty array when every argument of an Array concat is missing.
+ *   functions/network.ts); `concat` would like the call's return type (in the optional context), to give
+ *   an empty array when every argument of an Array concat is missing; `regex_replace` compiles its pattern
+ *   with the context's regex engine.
  */
 
-export { UnsupportedPattern } from './functions/js-regex.js';
-export {
-  type CompiledRegex,
-  javascriptRegexEngine,
-  type RegexEngine,
-  type RegexMatch,
-  setRegexEngine,
-} from './functions/regex-engine.js';
-export type { CallSignature, FunctionImplementation, FunctionRuntime } from './functions/runtime.js';
+export type { CallContext, FunctionImplementation, FunctionRuntime } from './functions/runtime.js';
 
 export const functionRuntimes: ReadonlyMap<string, FunctionRuntime> = new Map(
   [

@@ -1,8 +1,8 @@
-import type { IpRange } from '../check/ip.js';
 import type { TypedComparison, TypedExpression } from '../check/typed-ast.js';
+import type { IpRange } from '../scheme/ip.js';
+import type { IpAddress, Value } from '../scheme/values.js';
 import { MISSING, type RequestContext } from './context.js';
 import { IpSet, intRangeSet } from './sets.js';
-import type { IpAddress, Value } from './values.js';
 
 /**
  * The code-generating tier: a filter's Bool tree as the source of one JavaScript function, compiled with

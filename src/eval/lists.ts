@@ -1,7 +1,7 @@
 import { scanIpSetItem } from '../check/typed-literals.js';
 import type { ListKind } from '../scheme/scheme.js';
+import type { IpAddress, Value } from '../scheme/values.js';
 import { IpSet } from './sets.js';
-import type { IpAddress, Value } from './values.js';
 
 /**
  * The contents of named lists (`in $name`), given by the caller: IP addresses and CIDRs for IP lists,

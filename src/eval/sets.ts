@@ -1,5 +1,5 @@
-import type { IpRange } from '../check/ip.js';
-import type { IpAddress } from './values.js';
+import type { IpRange } from '../scheme/ip.js';
+import type { IpAddress } from '../scheme/values.js';
 
 /**
  * Sets of integers or IP addresses as sorted, merged, inclusive ranges searched by bisection, as the

@@ -4,9 +4,9 @@ import type { TypedExpression } from '../../src/check/typed-ast.js';
 import { validate } from '../../src/check/validate.js';
 import { walkTyped } from '../../src/check/walk.js';
 import { compile } from '../../src/eval/compile.js';
-import type { IpAddress, Value } from '../../src/eval/values.js';
 import { formatExpression } from '../../src/lang/format.js';
 import type { Type } from '../../src/scheme/types.js';
+import type { IpAddress, Value } from '../../src/scheme/values.js';
 import { typedFilter } from '../props/typed-arbitraries.js';
 import { type Fields, interpret } from './interpreter.js';
 

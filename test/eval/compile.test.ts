@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../src/check/validate.js';
 import { type CompileOptions, compile, EvaluationError, evaluate } from '../../src/eval/compile.js';
-import { readSampleRequest, type SampleRequest } from '../../src/eval/request.js';
-import { bytesOf, type Value } from '../../src/eval/values.js';
+import { javascriptRegexEngine, type RegexEngine } from '../../src/regex/index.js';
+import { readSampleRequest, type SampleRequest } from '../../src/request/index.js';
 import { defineScheme } from '../../src/scheme/scheme.js';
+import { bytesOf, type Value } from '../../src/scheme/values.js';
 
 const request = (json: unknown): SampleRequest => {
   const read = readSampleRequest(json);
@@ -245,6 +246,49 @@ describe('compile and evaluate', () => {
         scheme,
       }),
     ).toBe(true);
+  });
+});
+
+describe('the regex engine', () => {
+  /** An engine that records the patterns it compiles, and runs them with the JavaScript engine. */
+  const recording = () => {
+    const patterns: string[] = [];
+    const engine: RegexEngine = {
+      compile(pattern) {
+        patterns.push(pattern);
+        return javascriptRegexEngine.compile(pattern);
+      },
+    };
+    return { engine, patterns };
+  };
+
+  it('runs matches and regex_replace with the engine given in the options', () => {
+    const { engine, patterns } = recording();
+    expect(matches('http.host matches "^a+$"', { 'http.host': 'aa' }, { regexEngine: engine })).toBe(true);
+    const rewrite = compile('regex_replace(http.host, "b", "a")', {
+      expression: 'rewrite',
+      regexEngine: engine,
+    });
+    if (!rewrite.ok) throw new Error(rewrite.diagnostics[0]?.message);
+    expect(rewrite.filter.value(withFields({ 'http.host': 'abc' }))).toBe('aac');
+    expect(patterns).toEqual(['^a+$', 'b']);
+  });
+
+  it('keeps each filter on its own engine, whatever was compiled since', () => {
+    const first = recording();
+    const own = compile('http.host matches "x"', { regexEngine: first.engine });
+    // The default engine (RE2) runs what the JavaScript translation refuses (a capture in a repetition).
+    const later = compile('regex_replace(http.host, "(a)+", "x")', { expression: 'rewrite' });
+    if (!own.ok || !later.ok) throw new Error('invalid');
+    expect(later.filter.value(withFields({ 'http.host': 'aaa.b' }))).toBe('x.b');
+    expect(own.filter.match(withFields({ 'http.host': 'axe' }))).toBe(true);
+    expect(first.patterns).toEqual(['x']);
+  });
+
+  it("reports a pattern the engine refuses as the engine's diagnostic", () => {
+    const compiled = compile('http.host matches "(?u)\\w"', { regexEngine: javascriptRegexEngine });
+    expect(compiled.ok).toBe(false);
+    expect(compiled.diagnostics.map((d) => d.code)).toContain('regex-unsupported');
   });
 });
 

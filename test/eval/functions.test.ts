@@ -1,32 +1,23 @@
 /* biome-ignore-all lint/suspicious/noTemplateCurlyInString: replacements reference captures as ${N} */
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
-import { parseIpAddress } from '../../src/check/ip.js';
-import { matchWildcard, parseWildcard, type WildcardPart } from '../../src/check/wildcard.js';
+import { describe, expect, it } from 'vitest';
+import { parseWildcard, type WildcardPart } from '../../src/check/wildcard.js';
 import { wildcardCaptures } from '../../src/eval/functions/replace.js';
-import {
-  type CallSignature,
-  functionRuntimes,
-  javascriptRegexEngine,
-  type RegexEngine,
-  setRegexEngine,
-  UnsupportedPattern,
-} from '../../src/eval/functions.js';
-import { bytesOf, type IpAddress, type Value } from '../../src/eval/values.js';
+import { type CallContext, functionRuntimes } from '../../src/eval/functions.js';
+import { matchWildcard } from '../../src/eval/wildcard.js';
+import { javascriptRegexEngine, type RegexEngine, UnsupportedPattern } from '../../src/regex/index.js';
 import { cloudflareFunctions } from '../../src/scheme/functions.js';
+import { parseIpAddress } from '../../src/scheme/ip.js';
 import { arrayOf } from '../../src/scheme/types.js';
+import { bytesOf, type IpAddress, type Value } from '../../src/scheme/values.js';
 
 /**
  * Calls a function the way the compiler does: literal parameters (per the catalogue) are handed to
  * `prepare`, every argument to the implementation. The same call prepared without literals must give the
  * same answer (a reference interpreter may not know them).
  */
-function call(
-  name: string,
-  args: readonly (Value | undefined)[],
-  signature?: CallSignature,
-): Value | undefined {
+function call(name: string, args: readonly (Value | undefined)[], context?: CallContext): Value | undefined {
   const definition = cloudflareFunctions.get(name);
   const runtime = functionRuntimes.get(name);
   if (!definition || !runtime) throw new Error(`no function ${name}`);
@@ -34,8 +25,8 @@ function call(
   const literals = args.map((arg, i) =>
     (params[i] ?? definition.variadic)?.kind === 'literal' ? arg : undefined,
   );
-  const result = runtime.prepare(literals, signature)(args);
-  expect(runtime.prepare([], signature)(args)).toEqual(result);
+  const result = runtime.prepare(literals, context)(args);
+  expect(runtime.prepare([], context)(args)).toEqual(result);
   return result;
 }
 
@@ -332,8 +323,6 @@ describe('lower, upper', () => {
 });
 
 describe('regex_replace', () => {
-  afterEach(() => setRegexEngine(undefined));
-
   it('replaces the first match (documented examples)', () => {
     expect(call('regex_replace', ['/foo/bar', '/bar$', '/baz'])).toBe('/foo/baz');
     expect(call('regex_replace', ['/x', '^/y$', '/mumble'])).toBe('/x');
@@ -373,7 +362,7 @@ describe('regex_replace', () => {
   });
 
   it('refuses, with the JavaScript engine, patterns it cannot translate faithfully', () => {
-    setRegexEngine(javascriptRegexEngine);
+    const context = { regexEngine: javascriptRegexEngine };
     const unsupported = [
       '(?u)\\w',
       '\\p{Greek}',
@@ -386,7 +375,7 @@ describe('regex_replace', () => {
       '[a&&b]',
     ];
     for (const pattern of unsupported) {
-      expect(() => call('regex_replace', ['x', pattern, 'y']), pattern).toThrow(UnsupportedPattern);
+      expect(() => call('regex_replace', ['x', pattern, 'y'], context), pattern).toThrow(UnsupportedPattern);
     }
   });
 
@@ -395,7 +384,7 @@ describe('regex_replace', () => {
     expect(call('regex_replace', [bytesOf('café'), '(?u)\\w+', 'x'])).toBe('x');
   });
 
-  it('uses the engine installed with setRegexEngine', () => {
+  it('uses the engine the call context names', () => {
     const patterns: string[] = [];
     const engine: RegexEngine = {
       compile(pattern) {
@@ -403,8 +392,7 @@ describe('regex_replace', () => {
         return javascriptRegexEngine.compile(pattern.toLowerCase());
       },
     };
-    setRegexEngine(engine);
-    expect(call('regex_replace', ['/a/b', '/(B)', '<${1}>'])).toBe('/a<b>');
+    expect(call('regex_replace', ['/a/b', '/(B)', '<${1}>'], { regexEngine: engine })).toBe('/a<b>');
     expect(patterns).toContain('/(B)');
   });
 });

@@ -11,11 +11,12 @@ import type {
   TypedRhs,
   TypedValue,
 } from '../../src/check/typed-ast.js';
-import { matchWildcard, parseWildcard } from '../../src/check/wildcard.js';
+import { parseWildcard } from '../../src/check/wildcard.js';
 import { functionRuntimes } from '../../src/eval/functions.js';
-import { compileRegex } from '../../src/eval/regex.js';
-import type { IpAddress, Value } from '../../src/eval/values.js';
+import { matchWildcard } from '../../src/eval/wildcard.js';
+import { re2RegexEngine } from '../../src/regex/index.js';
 import { elementType, type Type } from '../../src/scheme/types.js';
+import type { IpAddress, Value } from '../../src/scheme/values.js';
 
 export type Fields = ReadonlyMap<string, Value>;
 
@@ -164,7 +165,7 @@ function compare(node: TypedComparison, value: Value, lists: Record<string, (v: 
     case 'ip':
       return ordered(op, value, rhs);
     case 'regex':
-      return compileRegex(rhs.pattern).test(value as string);
+      return re2RegexEngine.compile(rhs.pattern).test(value as string);
     case 'wildcard': {
       const parsed = parseWildcard(rhs.pattern);
       return parsed.ok && matchWildcard(parsed.parts, value as string, rhs.strict);

@@ -2,10 +2,10 @@ import { parseArgs } from 'node:util';
 import { compile } from '../../eval/compile.js';
 import { describeValue, explain, formatExplanation } from '../../eval/explain.js';
 import { ListError, type ListItems } from '../../eval/lists.js';
-import { readSampleRequest } from '../../eval/request.js';
-import { textOf } from '../../eval/values.js';
 import { formatDiagnostic } from '../../lang/diagnostics.js';
+import { readSampleRequest } from '../../request/index.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
+import { textOf } from '../../scheme/values.js';
 import { type Command, UsageError } from '../command.js';
 import { phaseOption, planOption } from '../profile-options.js';
 

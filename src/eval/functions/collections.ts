@@ -1,7 +1,7 @@
-import type { Value } from '../values.js';
+import type { Value } from '../../scheme/values.js';
 import { type FunctionRuntime, isBytes, isIp, plain } from './runtime.js';
 
-/** `has_key` and `has_value`, on the Map and Array values of src/eval/values.ts. */
+/** `has_key` and `has_value`, on the Map and Array values of src/scheme/values.ts. */
 
 /** Structural equality of two run-time values (Ip by family and value, arrays and maps item by item). */
 export function sameValue(a: Value, b: Value): boolean {

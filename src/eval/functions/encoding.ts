@@ -1,4 +1,4 @@
-import type { Value } from '../values.js';
+import type { Value } from '../../scheme/values.js';
 import { type FunctionRuntime, hexDigit, isBytes, plain, utf8Bytes } from './runtime.js';
 
 /**

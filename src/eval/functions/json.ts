@@ -1,4 +1,4 @@
-import type { Value } from '../values.js';
+import type { Value } from '../../scheme/values.js';
 import { type FunctionRuntime, isBytes, isInt, utf8Bytes } from './runtime.js';
 
 /**
@@ -229,7 +229,7 @@ const I64_MAX = 2n ** 63n - 1n;
 
 /**
  * A plain integer only (no fraction, no exponent), within the 64-bit range of the language's Int. Values
- * beyond ±2^53 lose precision in the JS number that represents Int at run time (src/eval/values.ts).
+ * beyond ±2^53 lose precision in the JS number that represents Int at run time (src/scheme/values.ts).
  */
 function integerOf(value: JsonValue): number | undefined {
   if (!(value instanceof JsonNumber) || !/^-?[0-9]+$/.test(value.text)) return undefined;

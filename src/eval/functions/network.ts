@@ -1,4 +1,4 @@
-import type { IpAddress } from '../values.js';
+import type { IpAddress } from '../../scheme/values.js';
 import { type FunctionRuntime, isBytes, isInt, isIp } from './runtime.js';
 
 /** Functions on IP addresses and packet headers: `cidr`, `cidr6`, `bit_slice`. */
@@ -16,7 +16,7 @@ export function networkAddress(address: IpAddress, bits: number): IpAddress {
 /**
  * `cidr(address, ipv4_bits, ipv6_bits)`: documented examples `cidr(113.10.0.2, 24, 24)` = `113.10.0.0` and
  * `cidr(2001:0:130f::9c0:876a:130b, 24, 24)` = `2001::`. An IPv4-mapped IPv6 address is IPv6 here, as
- * everywhere in the evaluator (src/eval/values.ts), so it takes the IPv6 bits.
+ * everywhere in the evaluator (src/scheme/values.ts), so it takes the IPv6 bits.
  */
 const cidr: FunctionRuntime = {
   prepare:

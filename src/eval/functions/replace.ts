@@ -1,7 +1,7 @@
 import { parseWildcard, type WildcardPart } from '../../check/wildcard.js';
-import { regexEngine } from './regex-engine.js';
+import { re2RegexEngine } from '../../regex/index.js';
+import { asciiLower } from '../../scheme/values.js';
 import { builtFrom, type FunctionRuntime, isBytes } from './runtime.js';
-import { asciiLower } from './strings.js';
 
 /** `regex_replace` and `wildcard_replace`, and the replacement syntax they share. */
 
@@ -67,13 +67,14 @@ export function expandTemplate(template: Template, groups: readonly (string | un
 
 /**
  * `regex_replace(source, regex, replacement)`: the first match only is replaced; no match leaves the source
- * unchanged (documented examples). The pattern is compiled once per call site with the current regex
- * engine (regex-engine.ts).
+ * unchanged (documented examples). The pattern is compiled once per call site, with the engine the
+ * compiler passes in the call context (RE2 unless the filter was compiled with another).
  */
 const regexReplace: FunctionRuntime = {
-  prepare([, patternLiteral, replacementLiteral]) {
+  prepare([, patternLiteral, replacementLiteral], context) {
+    const engine = context?.regexEngine ?? re2RegexEngine;
     const regexOf = builtFrom(patternLiteral, (pattern) =>
-      isBytes(pattern) ? regexEngine().compile(pattern) : undefined,
+      isBytes(pattern) ? engine.compile(pattern) : undefined,
     );
     const templateOf = builtFrom(replacementLiteral, (replacement) =>
       isBytes(replacement) ? parseTemplate(replacement) : undefined,

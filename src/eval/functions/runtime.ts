@@ -1,5 +1,6 @@
+import type { RegexEngine } from '../../regex/index.js';
 import type { Type } from '../../scheme/types.js';
-import type { IpAddress, Value } from '../values.js';
+import type { IpAddress, Value } from '../../scheme/values.js';
 
 /**
  * An implementation receives its evaluated arguments (undefined = missing) and returns a value or
@@ -7,10 +8,15 @@ import type { IpAddress, Value } from '../values.js';
  */
 export type FunctionImplementation = (args: readonly (Value | undefined)[]) => Value | undefined;
 
-/** What the compiler knows about a call besides its literals (optional: only concat uses it). */
-export interface CallSignature {
-  /** The call's return type as the checker computed it. */
-  returnType: Type;
+/**
+ * What the compiler passes to `prepare` besides the literals. Optional, field by field, so that a caller
+ * that knows less (a reference interpreter, a test) still gets the documented defaults.
+ */
+export interface CallContext {
+  /** The call's return type as the checker computed it (only concat uses it). */
+  returnType?: Type;
+  /** The engine regex_replace compiles its pattern with; default re2RegexEngine (src/regex/engine.ts). */
+  regexEngine?: RegexEngine;
 }
 
 /**
@@ -22,7 +28,7 @@ export interface CallSignature {
  * caller that passes no literals (a reference interpreter) gets the same answers.
  */
 export interface FunctionRuntime {
-  prepare(literals: readonly (Value | undefined)[], signature?: CallSignature): FunctionImplementation;
+  prepare(literals: readonly (Value | undefined)[], context?: CallContext): FunctionImplementation;
 }
 
 /** A runtime with nothing to precompute. */

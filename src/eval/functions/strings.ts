@@ -1,34 +1,11 @@
-import { formatIp } from '../../check/ip.js';
-import type { Value } from '../values.js';
+import { formatIp } from '../../scheme/ip.js';
+import { asciiLower, asciiUpper, type Value } from '../../scheme/values.js';
 import { builtFrom, type FunctionRuntime, isBytes, isInt, isIp, plain } from './runtime.js';
 
 /**
  * Functions on Bytes (binary strings, one char per byte) and arrays: every offset and length is in bytes,
  * and case mapping touches ASCII letters only (rules-language §7, "lower / upper: ASCII bytes only").
  */
-
-/**
- * ASCII lower case. Returns the input itself when it has no upper-case ASCII letter, so the common case
- * allocates nothing (the reference engine does the same, engine-semantics §6). `toLowerCase` is exact on a
- * binary string unless it holds a Latin-1 capital (0xC0–0xDE), which it would fold too.
- */
-export function asciiLower(bytes: string): string {
-  if (!/[A-Z]/.test(bytes)) return bytes;
-  return /[\xc0-\xde]/.test(bytes)
-    ? bytes.replace(/[A-Z]+/g, (run) => run.toLowerCase())
-    : bytes.toLowerCase();
-}
-
-/**
- * ASCII upper case; no allocation without a lower-case ASCII letter. `toUpperCase` would also change
- * Latin-1 letters, and turn 0xB5, 0xDF and 0xFF into characters outside the byte range (ß even becomes SS).
- */
-export function asciiUpper(bytes: string): string {
-  if (!/[a-z]/.test(bytes)) return bytes;
-  return /[\xb5\xdf-\xff]/.test(bytes)
-    ? bytes.replace(/[a-z]+/g, (run) => run.toUpperCase())
-    : bytes.toUpperCase();
-}
 
 const lower = plain(([value]) => (isBytes(value) ? asciiLower(value) : undefined));
 const upper = plain(([value]) => (isBytes(value) ? asciiUpper(value) : undefined));
@@ -97,12 +74,12 @@ const removeBytes: FunctionRuntime = {
  * Strings, or arrays into one array. Unlike other functions, a missing argument does not make the result
  * missing: it counts as empty (rules-language §4, "concat() treats a missing arg as empty string").
  * Whether the call concatenates Bytes or arrays is known from the present arguments; when all are
- * missing it comes from the signature the compiler passes (an empty array for Array calls), and without
+ * missing it comes from the return type the compiler passes (an empty array for Array calls), and without
  * one the documented Bytes case ("") is assumed.
  */
 const concat: FunctionRuntime = {
-  prepare(_literals, signature) {
-    const arraysExpected = signature !== undefined && typeof signature.returnType !== 'string';
+  prepare(_literals, context) {
+    const arraysExpected = context?.returnType !== undefined && typeof context.returnType !== 'string';
     return (args) => {
       let arrays: boolean | undefined;
       for (const arg of args) {

@@ -1,0 +1,67 @@
+import type { Value } from '../scheme/values.js';
+
+/**
+ * The normalized form of a sample request, produced by `readSampleRequest`. Everything is already
+ * validated and converted to run-time values (binary strings, IpAddress…), so deriving a field never fails.
+ */
+
+/** A problem in the request JSON: where (a JS-like path, '' for the whole request) and what. */
+export interface RequestProblem {
+  path: string;
+  message: string;
+}
+
+/** One header line: the name as written (original case) and the value, both binary strings. */
+export type HeaderLine = readonly [name: string, value: string];
+
+/** The HTTP message described by a request: what the client sent, before any rule changed it. */
+export interface HttpMessage {
+  /** Upper-cased method; undefined when the request does not say. */
+  readonly method?: string;
+  /** `HTTP/1.0`, `HTTP/1.1`, `HTTP/2` or `HTTP/3`. */
+  readonly version?: string;
+  readonly scheme?: 'http' | 'https';
+  /** The URL's host as written (IPv6 in brackets), without the port. */
+  readonly host?: string;
+  /** The URL's explicit port. */
+  readonly port?: number;
+  /** The path (binary); undefined when the request gives no URL path. */
+  readonly path?: string;
+  /** The query without `?` (binary); undefined when the target has no `?`. */
+  readonly query?: string;
+  /** Header lines in order, with the `contentType` and `cookies` conveniences appended. */
+  readonly headers: readonly HeaderLine[];
+  /** The whole body (binary), '' when none. */
+  readonly body: string;
+  /** How many body bytes the body fields see (the rest is cut off, `.truncated` is then true). */
+  readonly bodyLimit: number;
+}
+
+export interface SampleRequest {
+  /** The request's label (`name` in the JSON), for reports. */
+  readonly name?: string;
+  /** Values given in `fields`, by field name: they win over everything else. */
+  readonly fields: ReadonlyMap<string, Value>;
+  /**
+   * Values known at the edge rather than from the message (client IP, geolocation, bot and WAF scores,
+   * timestamp…), by canonical field name.
+   */
+  readonly edge: ReadonlyMap<string, Value>;
+  /** The HTTP message; undefined when the request describes none (e.g. only `fields`). */
+  readonly http?: HttpMessage;
+  /**
+   * For a custom scheme, the fields that may be derived (same name and type as Cloudflare's);
+   * undefined for Cloudflare's scheme, where all may.
+   */
+  readonly derivable?: ReadonlySet<string>;
+  /** Intermediate results shared by sibling fields (parsed query, multipart parts…), filled on first use. */
+  readonly memo: Map<string, unknown>;
+}
+
+/** A value computed once per request and shared by the fields that need it. */
+export function memo<T>(request: SampleRequest, key: string, make: () => T): T {
+  if (request.memo.has(key)) return request.memo.get(key) as T;
+  const value = make();
+  request.memo.set(key, value);
+  return value;
+}

@@ -1,0 +1,131 @@
+import { cloudflareScheme, type Scheme } from '../scheme/scheme.js';
+import { sameType } from '../scheme/types.js';
+import type { Value } from '../scheme/values.js';
+import { readEdge } from './edge.js';
+import {
+  describe,
+  entriesOf,
+  has,
+  isRecord,
+  keyPath,
+  optionalString,
+  Problems,
+  unknownKeyMessage,
+} from './json.js';
+import { HTTP_KEYS, readHttp } from './message.js';
+import type { RequestProblem, SampleRequest } from './model.js';
+import { readIp, readTypedValue } from './typed-value.js';
+
+/** Reading the sample-request JSON format (docs/request.md) into a SampleRequest. */
+
+export const REQUEST_KEYS: readonly string[] = [
+  'name',
+  'description',
+  ...HTTP_KEYS,
+  'clientIp',
+  'timestamp',
+  'edge',
+  'fields',
+];
+
+/** Body bytes the body fields see by default: Cloudflare's Enterprise inspection limit, 128 KB. */
+export const DEFAULT_BODY_LIMIT = 128 * 1024;
+
+export type ReadResult = { ok: true; request: SampleRequest } | { ok: false; problems: RequestProblem[] };
+
+export function readRequest(json: unknown, scheme: Scheme): ReadResult {
+  const problems = new Problems();
+  if (!isRecord(json)) {
+    problems.add('', `a sample request is a JSON object, got ${describe(json)}`);
+    return { ok: false, problems: problems.list };
+  }
+  for (const [key] of entriesOf(json)) {
+    if (!REQUEST_KEYS.includes(key))
+      problems.add(keyPath('', key), unknownKeyMessage('key', key, REQUEST_KEYS));
+  }
+  const name = optionalString(json, 'name', problems);
+  optionalString(json, 'description', problems);
+
+  const edge = new Map<string, Value>();
+  let bodyLimit = DEFAULT_BODY_LIMIT;
+  if (has(json, 'edge')) bodyLimit = readEdge(json.edge, problems, edge).bodyLimit ?? bodyLimit;
+  if (has(json, 'clientIp')) {
+    const address = readIp(json.clientIp, 'clientIp', problems);
+    if (address) edge.set('ip.src', address);
+  }
+  if (has(json, 'timestamp')) readTimestamp(json.timestamp, problems, edge);
+
+  const http = HTTP_KEYS.some((key) => has(json, key)) ? readHttp(json, problems, bodyLimit) : undefined;
+  const fields = has(json, 'fields') ? readFields(json.fields, scheme, problems) : new Map<string, Value>();
+
+  if (problems.count > 0) return { ok: false, problems: problems.list };
+  const request: SampleRequest = {
+    ...(name === undefined ? {} : { name }),
+    fields,
+    edge,
+    ...(http ? { http } : {}),
+    ...(scheme.cloudflare ? {} : { derivable: derivableFields(scheme) }),
+    memo: new Map(),
+  };
+  return { ok: true, request };
+}
+
+function readFields(json: unknown, scheme: Scheme, problems: Problems): Map<string, Value> {
+  const fields = new Map<string, Value>();
+  if (!isRecord(json)) {
+    problems.add('fields', `expected an object of field name → value, got ${describe(json)}`);
+    return fields;
+  }
+  for (const [name, raw] of entriesOf(json)) {
+    const path = keyPath('fields', name);
+    const definition = name === 'true' ? undefined : scheme.fields.get(name);
+    if (!definition) {
+      problems.add(path, unknownKeyMessage('field', name, scheme.fields.keys()));
+      continue;
+    }
+    const value = readTypedValue(raw, definition.type, path, problems);
+    if (value !== undefined) fields.set(name, value);
+  }
+  return fields;
+}
+
+const derivableByScheme = new WeakMap<Scheme, ReadonlySet<string>>();
+
+/** A custom scheme's fields that mean what Cloudflare's do: same name, same type. */
+function derivableFields(scheme: Scheme): ReadonlySet<string> {
+  let set = derivableByScheme.get(scheme);
+  if (!set) {
+    const names = new Set<string>();
+    for (const [name, definition] of scheme.fields) {
+      const cloudflare = cloudflareScheme.fields.get(name);
+      if (cloudflare && sameType(cloudflare.type, definition.type)) names.add(name);
+    }
+    set = names;
+    derivableByScheme.set(scheme, set);
+  }
+  return set;
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** `timestamp`: Unix seconds (a fraction gives the milliseconds) or an ISO 8601 time with a zone. */
+function readTimestamp(json: unknown, problems: Problems, into: Map<string, Value>): void {
+  let ms: number;
+  if (typeof json === 'number') {
+    ms = Math.round(json * 1000);
+  } else if (typeof json === 'string' && ISO_TIME.test(json)) {
+    ms = Date.parse(json);
+  } else {
+    problems.add(
+      'timestamp',
+      `expected Unix seconds or an ISO 8601 time (2024-05-01T12:00:00Z), got ${describe(json)}`,
+    );
+    return;
+  }
+  if (!Number.isSafeInteger(ms) || ms < 0) {
+    problems.add('timestamp', `${describe(json)} is not a time from 1970 on`);
+    return;
+  }
+  into.set('http.request.timestamp.sec', Math.floor(ms / 1000));
+  into.set('http.request.timestamp.msec', ms % 1000);
+}
