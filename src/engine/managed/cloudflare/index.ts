@@ -1,0 +1,18 @@
+import { signatureRules } from '../define.js';
+import type { ManagedRuleset, SignatureRule } from '../model.js';
+import { GENERIC_RULES } from './generic.js';
+import { PROBE_RULES } from './probes.js';
+import { PRODUCT_RULES } from './products.js';
+
+/** Cloudflare's id of the Cloudflare Managed Ruleset. */
+export const CLOUDFLARE_MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
+
+export const cloudflareManagedRuleset: ManagedRuleset<SignatureRule> = {
+  id: CLOUDFLARE_MANAGED_RULESET_ID,
+  name: 'Cloudflare Managed Ruleset',
+  description:
+    'Rules against common attacks and known vulnerabilities of popular software, written by cfrules (see docs/managed-rules.md).',
+  kind: 'managed',
+  phase: 'http_request_firewall_managed',
+  rules: signatureRules('cloudflare-managed', [...GENERIC_RULES, ...PRODUCT_RULES, ...PROBE_RULES]),
+};
