@@ -83,3 +83,19 @@ export function ratesTable(rates: readonly Rates[]): string {
     '\n',
   );
 }
+
+const SWEEP_LEVELS = [1, 2, 3, 4] as const;
+const SWEEP_THRESHOLDS = [60, 40, 25] as const;
+
+/** The OWASP ruleset alone at each paranoia level and Cloudflare's three thresholds: attacks / legitimate. */
+export function owaspSweepTable(): string {
+  const header = `| Paranoia level | ${SWEEP_THRESHOLDS.map((t) => `Threshold ${t}`).join(' | ')} |`;
+  const rows = SWEEP_LEVELS.map((paranoiaLevel) => {
+    const cells = SWEEP_THRESHOLDS.map((scoreThreshold) => {
+      const rate = measure({ label: '', managed: false, owasp: { paranoiaLevel, scoreThreshold } });
+      return `${percent(rate.detectionRate)} / ${percent(rate.falsePositiveRate)}`;
+    });
+    return `| PL${paranoiaLevel} | ${cells.join(' | ')} |`;
+  });
+  return [header, `|---|${SWEEP_THRESHOLDS.map(() => '---').join('|')}|`, ...rows].join('\n');
+}

@@ -102,7 +102,8 @@ export const INJECTION = {
   metadataService: String.raw`(?i)(?:169\.254\.169\.254|\bmetadata\.google\.internal\b|100\.100\.100\.200|\[?fd00:ec2::254\]?|\bmetadata\.azure\.com\b|/latest/meta-data/|/computemetadata/v1)`,
   ssrfScheme: String.raw`(?i)\b(?:gopher|dict|ldap|tftp|jar|netdoc)://`,
   nosqlOperator: String.raw`(?i)\[\s*\$(?:ne|gt|gte|lt|lte|regex|where|nin|in|exists|or|and|expr|not)\s*\]|["']\$(?:where|ne|gt|regex|nin|expr|function)["']\s*:`,
-  prototypePollution: String.raw`(?i)__proto__|\bconstructor\s*(?:\[\s*['"]?|\.)\s*prototype\b`,
+  /** In a parameter name (`__proto__[x]`, `constructor.prototype`) or a JSON body (`"constructor":{"prototype"`). */
+  prototypePollution: String.raw`(?i)__proto__|\bconstructor\s*(?:\[\s*['"]?|\.)\s*prototype\b|"constructor"\s*:\s*\{\s*"prototype"\s*:`,
   nodeExec: String.raw`(?i)\brequire\s*\(\s*['"]child_process['"]\s*\)|\bprocess\s*\.\s*(?:mainmodule|binding\s*\()|\bchild_process\b[^;]{0,40}\b(?:exec|spawn)(?:sync)?\s*\(`,
   crlfHeader: String.raw`(?i)[\r\n]+\s*(?:set-cookie|location|content-(?:type|length|disposition)|refresh|x-xss-protection|access-control-allow-origin|transfer-encoding|http/\d(?:\.\d)?)\s*:?`,
   oastDomain: String.raw`(?i)\b(?:[\w-]+\.)+(?:burpcollaborator\.net|oastify\.com|oast\.(?:fun|live|me|online|pro|site)|interact\.sh|dnslog\.cn|ceye\.io|requestbin\.net|canarytokens\.com|xss\.ht)\b`,

@@ -25,6 +25,14 @@ const anomalyRule: AnomalyRule = {
   scoreThreshold: DEFAULT_SCORE_THRESHOLD,
 };
 
+const SPECS = [...PROTOCOL_RULES, ...INJECTION_RULES, ...XSS_SQLI_RULES];
+const SCORING_RULES = scoringRules('owasp-core', SPECS);
+
+/** Rule ids by rule number, for data written against numbers (the previous-WAF mapping). */
+export const owaspRuleIds: ReadonlyMap<number, string> = new Map(
+  SPECS.map((spec, i) => [spec.number, (SCORING_RULES[i] as ScoringRule).id]),
+);
+
 export const owaspCoreRuleset: ManagedRuleset<ScoringRule | AnomalyRule> = {
   id: OWASP_RULESET_ID,
   name: 'Cloudflare OWASP Core Ruleset',

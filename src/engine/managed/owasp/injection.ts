@@ -22,6 +22,28 @@ export const INJECTION_RULES: readonly ScoringSpec[] = [
     expression: matchesIn(ARGS_AND_PATH, String.raw`(?:^|[\\/=])\.\.(?:[\\/]|$)`),
   },
   {
+    number: 930105,
+    description: 'Path traversal to a system directory',
+    categories: ['lfi', 'directory-traversal'],
+    paranoiaLevel: 1,
+    severity: 'critical',
+    expression: matchesIn(
+      ARGS_AND_PATH,
+      String.raw`(?i)(?:\.\.[/\\])+(?:etc|proc|var|windows|winnt|boot|usr|root|home|web-inf)\b`,
+    ),
+  },
+  {
+    number: 930115,
+    description: 'Sensitive file name in a parameter',
+    categories: ['lfi'],
+    paranoiaLevel: 2,
+    severity: 'critical',
+    expression: matchesIn(
+      ARGS,
+      String.raw`(?i)\b(?:passwd|shadow|win\.ini|boot\.ini|id_rsa|web\.xml|environ|access\.log|error\.log)\b|\.(?:htaccess|htpasswd)\b`,
+    ),
+  },
+  {
     number: 930120,
     description: 'Operating system file access',
     categories: ['lfi'],
@@ -256,6 +278,14 @@ export const INJECTION_RULES: readonly ScoringSpec[] = [
       ARGS,
       String.raw`(?i)/\?\?\?/|/b\?n/|/e\?c/|\$\{ifs\}|\{(?:cat|ls|wget|curl|nc|bash|sh|id|echo),[^}]*\}`,
     ),
+  },
+  {
+    number: 932175,
+    description: 'Shell metacharacter followed by a command word',
+    categories: ['rce', 'command-injection'],
+    paranoiaLevel: 2,
+    severity: 'critical',
+    expression: matchesIn(ARGS, String.raw`(?i)(?:[;|\x60\n]|\$\(|&&|\|\|)\s*(?:/[\w/]*/)?[a-z]{2,}\b`),
   },
   {
     number: 932300,

@@ -172,6 +172,22 @@ export const XSS_SQLI_RULES: readonly ScoringSpec[] = [
     expression: matchesIn(ARGS, String.raw`(?i)<\s*object\b[^>]*\b(?:type|codetype|classid|code|data)\s*=`),
   },
   {
+    number: 941181,
+    description: 'XSS: dialog or print function call',
+    categories: ['xss'],
+    paranoiaLevel: 2,
+    severity: 'critical',
+    expression: matchesIn(ARGS, String.raw`(?i)\b(?:alert|prompt|confirm|print)\s*[(\x60]`),
+  },
+  {
+    number: 941340,
+    description: 'XSS: closing a tag or attribute, then opening a tag',
+    categories: ['xss'],
+    paranoiaLevel: 2,
+    severity: 'critical',
+    expression: matchesIn(ARGS_AND_PATH, String.raw`(?i)['"]?\s*/?>\s*<\s*[a-z!/]`),
+  },
+  {
     number: 941320,
     description: 'XSS: HTML tag',
     categories: ['xss'],
@@ -263,6 +279,25 @@ export const XSS_SQLI_RULES: readonly ScoringSpec[] = [
     paranoiaLevel: 1,
     severity: 'critical',
     expression: matchesIn(ARGS_AND_PATH, SQL.unionSelect),
+  },
+  {
+    number: 942260,
+    description: 'SQL injection: boolean operator after a quote',
+    categories: ['sqli'],
+    paranoiaLevel: 2,
+    severity: 'critical',
+    expression: matchesIn(ARGS, String.raw`(?i)['"\x60]\s*\)?\s*(?:or|and|xor|\|\||&&)\s+\S`),
+  },
+  {
+    number: 942370,
+    description: 'SQL injection: SQL keyword after a quote',
+    categories: ['sqli'],
+    paranoiaLevel: 2,
+    severity: 'critical',
+    expression: matchesIn(
+      ARGS,
+      String.raw`(?i)['"\x60)]\s*;?\s*(?:union|select|having|order\s+by|group\s+by|insert|update|delete|drop|exec|waitfor|sleep|benchmark|limit)\b`,
+    ),
   },
   {
     number: 942110,
