@@ -1,0 +1,26 @@
+import { signatureRules } from '../define.js';
+import type { ManagedRuleset, SignatureRule } from '../model.js';
+import { GENERIC_RULES } from './generic.js';
+import { PROBE_RULES } from './probes.js';
+import { PRODUCT_RULES } from './products.js';
+
+/** Cloudflare's id of the Cloudflare Managed Ruleset. */
+export const CLOUDFLARE_MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
+
+const SPECS = [...GENERIC_RULES, ...PRODUCT_RULES, ...PROBE_RULES];
+const RULES = signatureRules('cloudflare-managed', SPECS);
+
+export const cloudflareManagedRuleset: ManagedRuleset<SignatureRule> = {
+  id: CLOUDFLARE_MANAGED_RULESET_ID,
+  name: 'Cloudflare Managed Ruleset',
+  description:
+    'Rules against common attacks and known vulnerabilities of popular software, written by cfrules (see docs/managed-rules.md).',
+  kind: 'managed',
+  phase: 'http_request_firewall_managed',
+  rules: RULES,
+};
+
+/** Rule ids by the catalogue's stable keys, for data written against keys (the previous-WAF mapping). */
+export const cloudflareManagedRuleIds: ReadonlyMap<string, string> = new Map(
+  SPECS.map((spec, i) => [spec.key, (RULES[i] as SignatureRule).id]),
+);

@@ -1,0 +1,158 @@
+import { compile, type Filter } from '../../eval/compile.js';
+import { layoutFor, RequestContext } from '../../eval/context.js';
+import type { SampleRequest } from '../../eval/request.js';
+import { cloudflareScheme } from '../../scheme/scheme.js';
+import { cloudflareManagedRuleset } from './cloudflare/index.js';
+import type {
+  AnomalyRule,
+  ManagedRule,
+  ManagedRuleAction,
+  ManagedRuleset,
+  ParanoiaLevel,
+  ScoringRule,
+  SignatureRule,
+} from './model.js';
+import { DEFAULT_SCORE_THRESHOLD, owaspCoreRuleset } from './owasp/index.js';
+
+/**
+ * Runs the managed rulesets on a request the way Cloudflare documents them: the Cloudflare Managed
+ * Ruleset applies the action of each matching rule (`log` goes on, any other action ends the phase), and
+ * the OWASP Core Ruleset adds up the scores of the matching rules up to the chosen paranoia level and
+ * blocks (or takes the anomaly rule's action) when the total reaches the threshold.
+ */
+
+/** Actions that end the evaluation of the phase: everything but `log`. */
+export const isTerminating = (action: ManagedRuleAction): boolean => action !== 'log';
+
+export interface CompiledRule<Rule extends ManagedRule> {
+  readonly rule: Rule;
+  readonly filter: Filter;
+}
+
+const compiledRulesets = new WeakMap<ManagedRuleset, readonly CompiledRule<ManagedRule>[]>();
+
+/**
+ * The rules of a ruleset with their compiled filters, compiled once per ruleset. Throws when an
+ * expression does not compile: the catalogue is data shipped with cfrules, and its tests keep it valid.
+ */
+export function compiledRules<Rule extends ManagedRule>(
+  ruleset: ManagedRuleset<Rule>,
+): readonly CompiledRule<Rule>[] {
+  let compiled = compiledRulesets.get(ruleset);
+  if (!compiled) {
+    compiled = ruleset.rules.map((rule) => {
+      const result = compile(rule.expression, { plan: 'enterprise', phase: ruleset.phase, lints: false });
+      if (!result.ok) {
+        const reason = result.diagnostics.map((d) => d.message).join('; ');
+        throw new Error(`${ruleset.name}: rule ${rule.id} (${rule.description}) does not compile: ${reason}`);
+      }
+      return { rule, filter: result.filter };
+    });
+    compiledRulesets.set(ruleset, compiled);
+  }
+  return compiled as readonly CompiledRule<Rule>[];
+}
+
+/**
+ * One request's field values, derived once and shared by every filter of the catalogue (all are compiled
+ * against Cloudflare's scheme, hence one field layout).
+ */
+export function managedRulesContext(request: SampleRequest | RequestContext): RequestContext {
+  return request instanceof RequestContext ? request : layoutFor(cloudflareScheme).context(request);
+}
+
+export interface ManagedOutcome {
+  /** The action that ended the phase, if a rule with a terminating action matched. */
+  readonly action?: ManagedRuleAction;
+  /** The rule that took it. */
+  readonly terminatingRule?: SignatureRule;
+  /** Every enabled rule that matched, in order, up to and including the terminating one. */
+  readonly matched: readonly SignatureRule[];
+}
+
+/** Evaluates the Cloudflare Managed Ruleset (or another signature ruleset) with its default actions. */
+export function evaluateManagedRuleset(
+  request: SampleRequest | RequestContext,
+  ruleset: ManagedRuleset<SignatureRule> = cloudflareManagedRuleset,
+): ManagedOutcome {
+  const context = managedRulesContext(request);
+  const matched: SignatureRule[] = [];
+  for (const { rule, filter } of compiledRules(ruleset)) {
+    if (!rule.enabled || !filter.match(context)) continue;
+    matched.push(rule);
+    if (isTerminating(rule.action)) return { action: rule.action, terminatingRule: rule, matched };
+  }
+  return { matched };
+}
+
+export interface OwaspSettings {
+  /** Rules tagged with a higher level do not run. Default 2, as the migration sets it. */
+  readonly paranoiaLevel?: ParanoiaLevel;
+  /** The anomaly rule fires when the score reaches it. Default 40 ("medium"). */
+  readonly scoreThreshold?: number;
+  /** The anomaly rule's action. Default its own (`block`). */
+  readonly action?: ManagedRuleAction;
+}
+
+export interface OwaspOutcome {
+  /** Sum of the scores of the matching rules. */
+  readonly score: number;
+  readonly paranoiaLevel: ParanoiaLevel;
+  readonly scoreThreshold: number;
+  /** The scoring rules that matched, in ruleset order. */
+  readonly matched: readonly ScoringRule[];
+  /** The anomaly rule's action when the score reached the threshold. */
+  readonly action?: ManagedRuleAction;
+}
+
+/** Scores a request with the OWASP Core Ruleset and decides as its anomaly rule does. */
+export function scoreOwaspRuleset(
+  request: SampleRequest | RequestContext,
+  settings: OwaspSettings = {},
+  ruleset: ManagedRuleset<ScoringRule | AnomalyRule> = owaspCoreRuleset,
+): OwaspOutcome {
+  const context = managedRulesContext(request);
+  const paranoiaLevel = settings.paranoiaLevel ?? 2;
+  let anomaly: AnomalyRule | undefined;
+  const matched: ScoringRule[] = [];
+  let score = 0;
+  for (const { rule, filter } of compiledRules(ruleset)) {
+    if (rule.kind === 'anomaly') {
+      anomaly = rule;
+    } else if (rule.enabled && rule.paranoiaLevel <= paranoiaLevel && filter.match(context)) {
+      matched.push(rule);
+      score += rule.score;
+    }
+  }
+  const scoreThreshold = settings.scoreThreshold ?? anomaly?.scoreThreshold ?? DEFAULT_SCORE_THRESHOLD;
+  const fires = anomaly?.enabled && score >= scoreThreshold;
+  const action = fires ? (settings.action ?? anomaly?.action) : undefined;
+  return { score, paranoiaLevel, scoreThreshold, matched, ...(action ? { action } : {}) };
+}
+
+export interface ManagedRulesOutcome {
+  /** The action applied to the request, if any ruleset ended the phase. */
+  readonly action?: ManagedRuleAction;
+  readonly managed?: ManagedOutcome;
+  readonly owasp?: OwaspOutcome;
+}
+
+/**
+ * Both rulesets deployed in the managed phase, the Cloudflare Managed Ruleset first (the order of the
+ * dashboard's default deployment): a terminating action of the first ends the phase before the second.
+ * `false` leaves a ruleset out.
+ */
+export function evaluateManagedPhase(
+  request: SampleRequest,
+  deploy: { managed?: boolean; owasp?: OwaspSettings | false } = {},
+): ManagedRulesOutcome {
+  const context = managedRulesContext(request);
+  let managed: ManagedOutcome | undefined;
+  if (deploy.managed !== false) {
+    managed = evaluateManagedRuleset(context);
+    if (managed.action) return { action: managed.action, managed };
+  }
+  if (deploy.owasp === false) return managed ? { managed } : {};
+  const owasp = scoreOwaspRuleset(context, deploy.owasp ?? {});
+  return { ...(owasp.action ? { action: owasp.action } : {}), ...(managed ? { managed } : {}), owasp };
+}

@@ -1,0 +1,47 @@
+import { scoringRules } from '../define.js';
+import type { AnomalyRule, ManagedRuleset, ScoringRule } from '../model.js';
+import { INJECTION_RULES } from './injection.js';
+import { PROTOCOL_RULES } from './protocol.js';
+import { XSS_SQLI_RULES } from './xss-sqli.js';
+
+/** Cloudflare's id of the Cloudflare OWASP Core Ruleset. */
+export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
+
+/** Cloudflare's id of the ruleset's anomaly rule, "949110: Inbound Anomaly Score Exceeded". */
+export const OWASP_ANOMALY_RULE_ID = '6179ae15870a4bb7b2d480d4843b323c';
+
+/** The ruleset's default threshold ("medium"); the migration keeps it. */
+export const DEFAULT_SCORE_THRESHOLD = 40;
+
+const anomalyRule: AnomalyRule = {
+  kind: 'anomaly',
+  id: OWASP_ANOMALY_RULE_ID,
+  description: '949110: Inbound Anomaly Score Exceeded',
+  categories: ['paranoia-level-1'],
+  action: 'block',
+  enabled: true,
+  // Evaluated by the engine against the running total (see AnomalyRule); every request is scored.
+  expression: 'true',
+  scoreThreshold: DEFAULT_SCORE_THRESHOLD,
+};
+
+const SPECS = [...PROTOCOL_RULES, ...INJECTION_RULES, ...XSS_SQLI_RULES];
+const SCORING_RULES = scoringRules('owasp-core', SPECS);
+
+/** Rule ids by rule number, for data written against numbers (the previous-WAF mapping). */
+export const owaspRuleIds: ReadonlyMap<number, string> = new Map(
+  SPECS.map((spec, i) => [spec.number, (SCORING_RULES[i] as ScoringRule).id]),
+);
+
+export const owaspCoreRuleset: ManagedRuleset<ScoringRule | AnomalyRule> = {
+  id: OWASP_RULESET_ID,
+  name: 'Cloudflare OWASP Core Ruleset',
+  description:
+    "Anomaly-scoring rules in the manner of OWASP's Core Rule Set, written by cfrules (see docs/managed-rules.md).",
+  kind: 'managed',
+  phase: 'http_request_firewall_managed',
+  rules: [
+    ...scoringRules('owasp-core', [...PROTOCOL_RULES, ...INJECTION_RULES, ...XSS_SQLI_RULES]),
+    anomalyRule,
+  ],
+};
