@@ -5,7 +5,7 @@ import {
   OWASP_ANOMALY_RULE_ID,
   scoreOwaspRuleset,
 } from '../../src/engine/managed/index.js';
-import { formatRequestProblem, readSampleRequest, type SampleRequest } from '../../src/eval/request.js';
+import { formatRequestProblem, readSampleRequest, type SampleRequest } from '../../src/request/index.js';
 
 function request(json: Record<string, unknown>): SampleRequest {
   const result = readSampleRequest({ method: 'GET', version: 'HTTP/1.1', ...json });

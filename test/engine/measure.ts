@@ -4,7 +4,7 @@ import {
   type ManagedRulesOutcome,
   type OwaspSettings,
 } from '../../src/engine/managed/index.js';
-import { formatRequestProblem, readSampleRequest, type SampleRequest } from '../../src/eval/request.js';
+import { formatRequestProblem, readSampleRequest, type SampleRequest } from '../../src/request/index.js';
 import { attackCorpus } from './corpus/attacks.js';
 import { benignCorpus } from './corpus/benign.js';
 import type { Entry } from './corpus/http.js';

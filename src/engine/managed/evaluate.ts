@@ -1,6 +1,6 @@
 import { compile, type Filter } from '../../eval/compile.js';
 import { layoutFor, RequestContext } from '../../eval/context.js';
-import type { SampleRequest } from '../../eval/request.js';
+import type { SampleRequest } from '../../request/index.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
 import { cloudflareManagedRuleset } from './cloudflare/index.js';
 import type {
