@@ -32,13 +32,29 @@ import type {
 /** How long a statement waits for another connection's lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
 
+/**
+ * How a database file is flushed to disk (SQLite's `synchronous`, in WAL mode):
+ * - `full` (the default): every commit fsyncs the log before the transaction returns, so an acknowledged
+ *   write survives anything, power loss included;
+ * - `normal`: commits are fsynced only at checkpoints. A process crash (even `kill -9`) still loses
+ *   nothing, since the kernel writes the page cache out; an OS crash or power loss can lose the last
+ *   acknowledged transactions, but the database stays consistent (never half a transaction).
+ * Ignored for `:memory:`, which keeps nothing anyway.
+ */
+export type Synchronous = 'full' | 'normal';
+export const SYNCHRONOUS_MODES: readonly Synchronous[] = ['full', 'normal'];
+
+export interface SqliteStoreOptions {
+  synchronous?: Synchronous;
+}
+
 /** Opens (creating and migrating when needed) the database at `path`; `':memory:'` for a throwaway one. */
-export function openSqliteStore(path: string): Store {
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     // Before anything that writes to the file: a database from a newer cfrules is left as it is.
     assertSchemaSupported(db);
-    configure(db);
+    configure(db, options);
     migrate(db);
     // After migrating, which runs with foreign keys off; outside any transaction, where this pragma is a no-op.
     db.pragma('foreign_keys = ON');
@@ -49,16 +65,18 @@ export function openSqliteStore(path: string): Store {
   }
 }
 
-function configure(db: Database.Database): void {
+/** Journal and flush settings of a new connection (exported for the tests, which read the pragmas back). */
+export function configure(db: Database.Database, { synchronous = 'full' }: SqliteStoreOptions = {}): void {
+  if (!SYNCHRONOUS_MODES.includes(synchronous)) {
+    throw new Error(`synchronous must be one of ${SYNCHRONOUS_MODES.join(', ')}, not ${String(synchronous)}`);
+  }
   if (db.memory) return;
   // WAL: readers do not block the writer, and a commit is one append to the log.
   const mode = db.pragma('journal_mode = WAL', { simple: true });
   if (mode !== 'wal') throw new Error(`cannot use WAL journal mode on ${db.name} (got ${String(mode)})`);
-  // FULL: every commit fsyncs the log before the transaction returns, so an acknowledged write is on disk,
-  // not only in the OS page cache. With NORMAL, WAL commits are fsynced only at checkpoints: they survive
-  // the process being killed (the kernel still writes the page cache out) but not an OS crash or power loss
-  // right after the acknowledgement. Our durability promise is "acknowledged means stored", so FULL.
-  db.pragma('synchronous = FULL');
+  // FULL by default: our durability promise is "acknowledged means stored", on disk and not only in the OS
+  // page cache. NORMAL trades the last transactions on an OS crash or power loss for speed (see Synchronous).
+  db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
 }
 
 /** A statement bound by name (`@column`), run only while its store's transaction is active. */

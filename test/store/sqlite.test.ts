@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, schemaVersion } from '../../src/store/migrations.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { configure, openSqliteStore } from '../../src/store/sqlite.js';
 import type {
   AccountRecord,
   FilterRecord,
@@ -609,6 +609,39 @@ describe('SQLite store files', () => {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       raw.close();
+    }
+  });
+
+  it('flush every commit (synchronous=FULL) unless told synchronous=normal, and refuse other modes', () => {
+    // synchronous is a setting of each connection, so it is read back on the connection configured.
+    const levels = { full: 2, normal: 1 } as const;
+    for (const [mode, level] of [
+      [undefined, levels.full],
+      ['full', levels.full],
+      ['normal', levels.normal],
+    ] as const) {
+      const db = new Database(path);
+      try {
+        configure(db, { synchronous: mode });
+        expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+        expect(db.pragma('synchronous', { simple: true })).toBe(level);
+      } finally {
+        db.close();
+      }
+    }
+    // @ts-expect-error: a mode from an untyped caller (a config file, JavaScript)
+    expect(() => openSqliteStore(path, { synchronous: 'off' })).toThrow(
+      'synchronous must be one of full, normal, not off',
+    );
+    const normal = openSqliteStore(path, { synchronous: 'normal' });
+    const a = account();
+    normal.transaction((tx) => tx.accounts.put(a));
+    normal.close();
+    const reopened = openSqliteStore(path);
+    try {
+      expect(reopened.transaction((tx) => tx.accounts.get(a.id))).toEqual(a);
+    } finally {
+      reopened.close();
     }
   });
 
