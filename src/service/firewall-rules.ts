@@ -281,7 +281,7 @@ export class FirewallRuleService {
     return this.store.transaction((tx) => {
       const found = tx.firewallRules.list(zone.id, search, page);
       return {
-        result: found.items.map((rule) => render(tx, rule)),
+        result: found.items.map(({ rule, filter }) => ruleJson(rule, filterJson(filter))),
         resultInfo: resultInfo(page, found.items.length, found.totalCount),
       };
     });
@@ -363,7 +363,11 @@ export class FirewallRuleService {
   }
 
   get(zone: ZoneRecord, id: string): RuleJson {
-    return this.store.transaction((tx) => render(tx, findRule(tx, zone.id, id)));
+    return this.store.transaction((tx) => {
+      const found = isId(id) ? tx.firewallRules.getWithFilter(zone.id, id) : undefined;
+      if (found === undefined) throw ruleNotFound(id);
+      return ruleJson(found.rule, filterJson(found.filter));
+    });
   }
 
   /** PUT one rule: the body's `id`, when given, must be the path's. Omitted fields get their defaults. */
