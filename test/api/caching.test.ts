@@ -1,6 +1,7 @@
-// The service keeps known credentials and zones in memory (src/service/store-cache.ts): a credential that
-// is revoked, narrowed or replaced, and a zone that changes, must take effect on the very next request,
-// whether the change comes through this process's store or from another process on the same database.
+// The service keeps what it read in memory (src/service/store-cache.ts): credentials, zones, and the answers
+// of reads of filters and rules. A credential that is revoked, narrowed or replaced, a zone, filter or rule
+// that changes, must show on the very next request, whether the change comes through this process's store
+// or from another process on the same database.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,7 +104,42 @@ describe('credentials changed through the service’s own store', () => {
   });
 });
 
-describe('credentials and zones changed by another process on the same database file', () => {
+describe('filters and rules read again after a change', () => {
+  let h: Harness;
+  freshHarnessPerTest((harness) => {
+    h = harness;
+  });
+
+  it('shows a rule with its filter as changed through the Filters API', async () => {
+    const filter = (await h.call(create('http.host eq "old.example"'))).body.result[0];
+    const rule = (
+      await h.call({
+        method: 'POST',
+        url: zonePath(ZONES.enterprise, '/firewall/rules'),
+        payload: [{ action: 'block', filter: { id: filter.id } }],
+      })
+    ).body.result[0];
+    const ruleUrl = zonePath(ZONES.enterprise, `/firewall/rules/${rule.id}`);
+    const listUrl = zonePath(ZONES.enterprise, '/firewall/rules');
+    expect((await h.call({ url: ruleUrl })).body.result.filter.expression).toBe('http.host eq "old.example"');
+    expect((await h.call({ url: listUrl })).body.result[0].filter.expression).toBe(
+      'http.host eq "old.example"',
+    );
+
+    const updated = await h.call({
+      method: 'PUT',
+      url: zonePath(ZONES.enterprise, `/filters/${filter.id}`),
+      payload: { expression: 'http.host eq "new.example"' },
+    });
+    expect(updated.status).toBe(200);
+    expect((await h.call({ url: ruleUrl })).body.result.filter.expression).toBe('http.host eq "new.example"');
+    expect((await h.call({ url: listUrl })).body.result[0].filter.expression).toBe(
+      'http.host eq "new.example"',
+    );
+  });
+});
+
+describe('credentials, zones and filters changed by another process on the same database file', () => {
   let dir: string;
   let store: Store;
   let call: (options: InjectOptions & { token?: string }) => Promise<{
@@ -163,6 +199,33 @@ describe('credentials and zones changed by another process on the same database 
     const write = await call({ ...create('http.host eq "late.example"') });
     expect(write.status).toBe(403);
     expect(write.body.errors[0]?.code).toBe(10000);
+  });
+
+  it('lists a filter that another process added, and forgets one it deleted', async () => {
+    const url = zonePath(ZONES.enterprise, '/filters');
+    const expressions = async () =>
+      ((await call({ url })).body as unknown as { result: { expression: string }[] }).result.map(
+        (filter) => filter.expression,
+      );
+    expect(await expressions()).toEqual([]);
+    const other = openSqliteStore(join(dir, 'cfrules.db'));
+    try {
+      const app = buildApp({ store: other });
+      const added = await app.inject({
+        ...create('http.host eq "elsewhere.example"'),
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(added.statusCode).toBe(200);
+      expect(await expressions()).toEqual(['http.host eq "elsewhere.example"']);
+      const id = added.json().result[0].id;
+      expect((await call({ url: `${url}/${id}` })).status).toBe(200);
+      elsewhere((db) => db.prepare('DELETE FROM filters WHERE id = ?').run(id));
+      expect((await call({ url: `${url}/${id}` })).status).toBe(404);
+      await app.close();
+    } finally {
+      other.close();
+    }
+    expect(await expressions()).toEqual([]);
   });
 
   it('answers 404 for a zone deleted by another process', async () => {
