@@ -12,6 +12,13 @@ import type { Plan } from '../scheme/profile.js';
 export interface Store {
   /** Runs `work` atomically: if it throws, nothing it wrote is kept, and the error is rethrown. */
   transaction<T>(work: (tx: StoreTransaction) => T): T;
+  /**
+   * A number that changes whenever rows of these tables may have changed: after a write to one of them
+   * through this store (whether its transaction commits or rolls back), and after any commit to the same
+   * database by another connection or process. While it stays the same, what was read from those tables
+   * still holds, so an in-memory copy of their data may key on it. Callable outside transactions.
+   */
+  generation(tables: readonly TableName[]): number;
   /** Closes the store; later calls throw. Safe to call twice. */
   close(): void;
 }
@@ -23,6 +30,8 @@ export interface StoreTransaction {
   readonly filters: FilterTable;
   readonly firewallRules: FirewallRuleTable;
 }
+
+export type TableName = keyof StoreTransaction;
 
 export type Permission = 'read' | 'edit';
 
@@ -98,6 +107,12 @@ export interface FirewallRuleRecord {
   products: string[];
   createdOn: string;
   modifiedOn: string;
+}
+
+/** A firewall rule with its filter (read in one query, as the API always shows them together). */
+export interface FirewallRuleWithFilter {
+  rule: FirewallRuleRecord;
+  filter: FilterRecord;
 }
 
 /** One page of a list, in creation order, with the number of items over all pages. */
@@ -178,8 +193,9 @@ export interface FirewallRuleQuery {
 }
 
 export interface FirewallRuleTable {
-  list(zoneId: string, query: FirewallRuleQuery, page: PageRequest): Page<FirewallRuleRecord>;
+  list(zoneId: string, query: FirewallRuleQuery, page: PageRequest): Page<FirewallRuleWithFilter>;
   get(zoneId: string, id: string): FirewallRuleRecord | undefined;
+  getWithFilter(zoneId: string, id: string): FirewallRuleWithFilter | undefined;
   insert(rule: FirewallRuleRecord): void;
   update(rule: FirewallRuleRecord): void;
   /** Deletes the rules that exist; returns their ids. */
