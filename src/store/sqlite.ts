@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { type Plan, parsePlan } from '../scheme/profile.js';
 import { assertSchemaSupported, migrate } from './migrations.js';
+import { PREVIOUS_WAF_TABLES, previousWafTables } from './sqlite-previous-waf.js';
 import type {
   AccountRecord,
   AccountTable,
@@ -99,10 +100,10 @@ interface QueryOptions {
   writes?: readonly TableName[];
 }
 
-type Prepare = <P extends object, R = never>(sql: string, options?: QueryOptions) => Query<P, R>;
+export type Prepare = <P extends object, R = never>(sql: string, options?: QueryOptions) => Query<P, R>;
 
 /** A row's values in column order, as raw statements give them. */
-type Values = unknown[];
+export type Values = unknown[];
 
 function sqliteStore(db: Database.Database): Store {
   let closed = false;
@@ -116,6 +117,10 @@ function sqliteStore(db: Database.Database): Store {
     zones: 0,
     filters: 0,
     firewallRules: 0,
+    wafSettings: 0,
+    wafOverrides: 0,
+    pageRules: 0,
+    wafMigrations: 0,
   };
   const writtenInTransaction = new Set<TableName>();
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -157,6 +162,7 @@ function sqliteStore(db: Database.Database): Store {
     zones: zoneTable(prepare),
     filters: filterTable(prepare),
     firewallRules: firewallRuleTable(prepare),
+    ...previousWafTables(prepare),
   };
   // IMMEDIATE (`.immediate`): the write lock is taken at BEGIN, so a transaction that reads then writes
   // cannot fail half-way with SQLITE_BUSY because another connection wrote in between.
@@ -215,13 +221,13 @@ const isThenable = (value: unknown): boolean =>
 // ——— SQL shared by the tables ———
 
 /** `UPDATE table SET (every other column) WHERE (key columns)`: an update writes the whole record. */
-function updateSql(table: string, columns: readonly string[], keys: readonly string[]): string {
+export function updateSql(table: string, columns: readonly string[], keys: readonly string[]): string {
   const set = columns.filter((column) => !keys.includes(column)).map((column) => `${column} = @${column}`);
   const where = keys.map((column) => `${column} = @${column}`);
   return `UPDATE ${table} SET ${set.join(', ')} WHERE ${where.join(' AND ')}`;
 }
 
-const insertSql = (table: string, columns: readonly string[]): string =>
+export const insertSql = (table: string, columns: readonly string[]): string =>
   `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`;
 
 /** Insert, or update every other column of the row with the same id (keeping its place in creation order). */
@@ -244,13 +250,13 @@ const equals = (column: string, param: string): string => `(@${param} IS NULL OR
 const oneOf = (column: string, param: string): string =>
   `${column} IN (SELECT value FROM json_each(@${param}))`;
 
-const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
+export const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
 const optionalBit = (value: boolean | undefined): 0 | 1 | null => (value === undefined ? null : bit(value));
 const optionalJson = (values: readonly string[] | undefined): string | null =>
   values === undefined ? null : JSON.stringify(values);
 
 /** Each column's position in a select list, so that records are read from raw rows by name. */
-function positions<C extends string>(columns: readonly C[]): Record<C, number> {
+export function positions<C extends string>(columns: readonly C[]): Record<C, number> {
   return Object.fromEntries(columns.map((column, index) => [column, index])) as Record<C, number>;
 }
 
@@ -259,10 +265,10 @@ const qualified = (alias: string, columns: readonly string[]): string =>
   columns.map((column) => `${alias}.${column}`).join(', ');
 
 /** A record read from a raw row, starting at the value of index `at` (its columns in their order). */
-type Read<T> = (values: Values, at: number) => T;
+export type Read<T> = (values: Values, at: number) => T;
 
 /** A single-row raw statement, as a function giving the record or undefined. */
-function reader<P extends object, T>(
+export function reader<P extends object, T>(
   prepare: Prepare,
   sql: string,
   read: Read<T>,
@@ -289,7 +295,7 @@ interface ListSql {
 }
 
 /** The page and total count of one filtered list, in creation order; both read with the same `where`. */
-function pagedList<P extends object, T>(
+export function pagedList<P extends object, T>(
   prepare: Prepare,
   sql: ListSql,
   read: Read<T>,
@@ -333,7 +339,7 @@ function deleter(
   return (zoneId, ids) => ids.filter((id) => remove.run({ zone_id: zoneId, id }) > 0);
 }
 
-function counter(prepare: Prepare, table: string): (zoneId: string) => number {
+export function counter(prepare: Prepare, table: string): (zoneId: string) => number {
   const count = prepare<{ zone_id: string }, { n: number }>(
     `SELECT count(*) AS n FROM ${table} WHERE zone_id = @zone_id`,
   );
@@ -341,7 +347,7 @@ function counter(prepare: Prepare, table: string): (zoneId: string) => number {
 }
 
 /** Checks that an update changed its row: updating a record that is not there is a bug, not a no-op. */
-function updatedOne(changes: number, what: string, id: string): void {
+export function updatedOne(changes: number, what: string, id: string): void {
   if (changes !== 1) throw new Error(`cannot update ${what} ${id}: no such record`);
 }
 
@@ -496,7 +502,7 @@ interface ZoneListParams {
 }
 
 /** Deleting a zone deletes its filters and firewall rules with it (ON DELETE CASCADE). */
-const ZONE_WRITES: readonly TableName[] = ['zones', 'filters', 'firewallRules'];
+const ZONE_WRITES: readonly TableName[] = ['zones', 'filters', 'firewallRules', ...PREVIOUS_WAF_TABLES];
 
 function zoneTable(prepare: Prepare): ZoneTable {
   const select = `SELECT ${ZONE_COLUMNS.join(', ')} FROM zones`;

@@ -1,4 +1,12 @@
 import type { Plan } from '../scheme/profile.js';
+import type {
+  PageRuleTable,
+  WafMigrationTable,
+  WafOverrideTable,
+  WafSettingTable,
+} from './previous-waf-store.js';
+
+export type * from './previous-waf-store.js';
 
 /**
  * The service's storage, as an interface: the SQLite implementation (./sqlite.ts) is the default, and a
@@ -29,6 +37,11 @@ export interface StoreTransaction {
   readonly zones: ZoneTable;
   readonly filters: FilterTable;
   readonly firewallRules: FirewallRuleTable;
+  // The previous WAF and its migration (./previous-waf-store.ts).
+  readonly wafSettings: WafSettingTable;
+  readonly wafOverrides: WafOverrideTable;
+  readonly pageRules: PageRuleTable;
+  readonly wafMigrations: WafMigrationTable;
 }
 
 export type TableName = keyof StoreTransaction;
