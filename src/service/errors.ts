@@ -84,4 +84,11 @@ export const CODES = {
   migrationBlocked: 10630,
   migrationValidationNotEntitled: 10631,
   migrationComplete: 10632,
+  // Messages (not errors) of the migration's check and config answers.
+  migrationNotMigrated: 10640,
+  migrationNote: 10641,
+  migrationHasOverrides: 10642,
+  migrationTooManyRules: 10643,
+  migrationExpressionTooLong: 10644,
+  migrationPhaseOne: 10645,
 } as const;

@@ -32,7 +32,8 @@ export function listItems<T>(
   query: QueryParams,
   spec: ListSpec<T>,
 ): { result: T[]; resultInfo?: ResultInfo } {
-  const page: PageRequest | undefined = spec.perPage === undefined ? undefined : readPage(query, spec.perPage);
+  const page: PageRequest | undefined =
+    spec.perPage === undefined ? undefined : readPage(query, spec.perPage);
   const match = choice(query, 'match', ['all', 'any'] as const) ?? 'all';
   const order = choice(query, 'order', Object.keys(spec.orders));
   const direction = choice(query, 'direction', ['asc', 'desc'] as const) ?? spec.direction ?? 'asc';
@@ -55,6 +56,6 @@ export function listItems<T>(
 
 /** Case-insensitive substring, as Cloudflare's `name` and `description` searches. */
 export const includesText = (text: string | null, value: string): boolean =>
-  text !== null && text.toLowerCase().includes(value.toLowerCase());
+  text?.toLowerCase().includes(value.toLowerCase()) === true;
 
 export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

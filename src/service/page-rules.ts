@@ -89,7 +89,10 @@ function readTargets(object: BodyObject): PageRuleTarget[] {
 function readActions(object: BodyObject): PageRuleAction[] {
   const value = object.get('actions');
   if (!Array.isArray(value) || value.length === 0 || value.length > PAGE_RULE_LIMITS.actions) {
-    object.fail('actions', `actions is required: an array of 1 to ${PAGE_RULE_LIMITS.actions} {"id", "value"}`);
+    object.fail(
+      'actions',
+      `actions is required: an array of 1 to ${PAGE_RULE_LIMITS.actions} {"id", "value"}`,
+    );
   }
   const seen = new Set<string>();
   return value.map((item: unknown, index): PageRuleAction => {
@@ -220,4 +223,3 @@ export class PageRuleService {
     });
   }
 }
-

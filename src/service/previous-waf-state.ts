@@ -1,4 +1,3 @@
-import { planNames } from '../scheme/profile.js';
 import {
   type ActionMode,
   type AnomalyPackage,
@@ -11,6 +10,7 @@ import {
   type Sensitivity,
   zonePackages,
 } from '../engine/previous-waf/index.js';
+import { planNames } from '../scheme/profile.js';
 import type {
   StoreTransaction,
   WafMigrationState,

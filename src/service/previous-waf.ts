@@ -1,14 +1,11 @@
-import {
-  type PreviousWafGroup,
-  type PreviousWafRule,
-} from '../engine/previous-waf/index.js';
+import type { PreviousWafGroup, PreviousWafRule } from '../engine/previous-waf/index.js';
 import type { Store, StoreTransaction, WafSettingKind, ZoneRecord } from '../store/store.js';
 import { at, CODES, ServiceError } from './errors.js';
 import { now } from './ids.js';
 import { BodyObject, rootPlace, shown } from './input.js';
 import { byText, includesText, listItems } from './list-query.js';
 import type { QueryParams } from './pagination.js';
-import { assertPreviousWaf, ZoneWaf, type ZonePackage } from './previous-waf-state.js';
+import { assertPreviousWaf, type ZonePackage, ZoneWaf } from './previous-waf-state.js';
 
 /**
  * The previous WAF managed rules (`/zones/{zone_id}/firewall/waf/packages…`): the catalogue's packages,
@@ -23,10 +20,17 @@ export interface GroupJson extends PreviousWafGroup {
   modified_rules_count: number;
 }
 
-export type WafRuleJson = Omit<PreviousWafRule, 'kind' | 'group_id'> & { group: { id: string; name: string } };
+export type WafRuleJson = Omit<PreviousWafRule, 'kind' | 'group_id'> & {
+  group: { id: string; name: string };
+};
 
 /** Filter codes of the rules list's `mode` parameter, as Cloudflare's API has them. */
-const MODE_CODES: Record<string, string> = { DIS: 'disable', CHL: 'challenge', BLK: 'block', SIM: 'simulate' };
+const MODE_CODES: Record<string, string> = {
+  DIS: 'disable',
+  CHL: 'challenge',
+  BLK: 'block',
+  SIM: 'simulate',
+};
 
 const notFound = (code: number, what: string, id: string) =>
   new ServiceError('not-found', at(code, `${what} not found: ${shown(id)}`));
@@ -126,7 +130,10 @@ export class PreviousWafService {
           priority: (rule, value) => rule.priority === value,
           mode: (rule, value) => {
             const mode = MODE_CODES[value] ?? value;
-            return rule.mode === mode || (rule.mode === 'default' && 'default_mode' in rule && rule.default_mode === mode);
+            return (
+              rule.mode === mode ||
+              (rule.mode === 'default' && 'default_mode' in rule && rule.default_mode === mode)
+            );
           },
         },
         orders: {
@@ -197,7 +204,8 @@ function groupsOf(waf: ZoneWaf, packageId: string): GroupJson[] {
       return {
         ...group,
         rules_count: own.length,
-        modified_rules_count: own.filter((rule) => Object.keys(waf.changes('rule', rule.id)).length > 0).length,
+        modified_rules_count: own.filter((rule) => Object.keys(waf.changes('rule', rule.id)).length > 0)
+          .length,
       };
     });
 }
@@ -205,7 +213,8 @@ function groupsOf(waf: ZoneWaf, packageId: string): GroupJson[] {
 function findGroup(waf: ZoneWaf, packageId: string, groupId: string): GroupJson {
   findPackage(waf, packageId);
   const group = groupsOf(waf, packageId).find((g) => g.id === groupId);
-  if (group === undefined) throw notFound(CODES.wafGroupNotFound, `WAF group of package ${packageId}`, groupId);
+  if (group === undefined)
+    throw notFound(CODES.wafGroupNotFound, `WAF group of package ${packageId}`, groupId);
   return group;
 }
 

@@ -93,7 +93,8 @@ function readModes(
 
 const knownGroup = (id: string) =>
   GROUP_IDS.has(id) ? undefined : `${shown(id)} is not a group of the previous WAF`;
-const knownRule = (id: string) => (RULE_IDS.has(id) ? undefined : `${shown(id)} is not a rule of the previous WAF`);
+const knownRule = (id: string) =>
+  RULE_IDS.has(id) ? undefined : `${shown(id)} is not a rule of the previous WAF`;
 const knownAction = (id: string) =>
   (OVERRIDE_ACTIONS as readonly string[]).includes(id)
     ? undefined

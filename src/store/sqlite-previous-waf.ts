@@ -151,7 +151,8 @@ function wafOverrideTable(prepare: Prepare): WafOverrideTable {
       const values = get.get({ zone_id: zoneId, id });
       return values === undefined ? undefined : readOverride(values);
     },
-    insert: (o) => void insert.run({ ...overrideToRow(o), created_on: o.createdOn, modified_on: o.modifiedOn }),
+    insert: (o) =>
+      void insert.run({ ...overrideToRow(o), created_on: o.createdOn, modified_on: o.modifiedOn }),
     update: (o) =>
       updatedOne(
         update.run({ ...overrideToRow(o), created_on: o.createdOn, modified_on: o.modifiedOn }),
@@ -245,6 +246,7 @@ function wafMigrationTable(prepare: Prepare): WafMigrationTable {
         ? undefined
         : { zoneId, state: row.state as WafMigrationRecord['state'], changedOn: row.changed_on };
     },
-    put: (record) => void put.run({ zone_id: record.zoneId, state: record.state, changed_on: record.changedOn }),
+    put: (record) =>
+      void put.run({ zone_id: record.zoneId, state: record.state, changed_on: record.changedOn }),
   };
 }
