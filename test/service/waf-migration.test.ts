@@ -336,7 +336,7 @@ describe('what is migrated (config)', () => {
     });
     // Every id is a rule of the new ruleset.
     const ids = new Set(cloudflareManagedRuleset.rules.map((r) => r.id));
-    for (const rule of managed.action_parameters.overrides?.rules as { id: string }[])
+    for (const rule of (managed.action_parameters.overrides?.rules ?? []) as { id: string }[])
       expect(ids.has(rule.id)).toBe(true);
   });
 
