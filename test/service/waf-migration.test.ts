@@ -326,7 +326,7 @@ describe('what is migrated (config)', () => {
     const wordpress = PREVIOUS_WAF_GROUPS.find((g) => g.name === 'Cloudflare WordPress') as { id: string };
     z.waf.editGroup(z.zone, CLOUDFLARE_PACKAGE_ID, wordpress.id, { mode: 'off' });
     const managed = execute(z.config().result.rules, CLOUDFLARE_MANAGED_RULESET_ID);
-    const target = (id: string) => MIGRATION_MAPPING.get(id) as { ruleIds: string[] };
+    const target = (id: string) => MIGRATION_MAPPING.get(id) as unknown as { ruleIds: string[] };
     expect(managed.action_parameters.overrides).toEqual({
       categories: [{ category: 'wordpress', enabled: false }],
       rules: [
