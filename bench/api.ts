@@ -1,9 +1,12 @@
 /**
  * API service benchmark: HTTP throughput and latency of the real service (buildApp on a SQLite store, a
- * real socket), measured with autocannon against a baseline measured in the same run: a bare Fastify route
- * answering a fixed envelope. Rows: the baseline, listing filters, listing firewall rules, creating filters
- * (each request a new expression) on the in-memory store, and creating filters on a database file (WAL,
- * synchronous=FULL: one fsync per acknowledged write, as `cfrules serve` runs).
+ * real socket), measured with autocannon. Each row has a baseline of its own, measured in the same run in
+ * alternating windows: a bare Fastify route answering a JSON body of the same size as the row's answer
+ * (the very answer the service gave, captured once and returned as an object, so that Fastify serialises
+ * it as any route would). Rows: listing filters and firewall rules (a page of 25 of 100), reading one
+ * filter and one rule, and creating filters (each request a new expression) on the in-memory store and on
+ * a database file in WAL mode, with synchronous=FULL (the default: one fsync per acknowledged write) and
+ * with synchronous=NORMAL (`cfrules serve --synchronous normal`).
  *
  * The servers run in a worker thread and autocannon in the main thread, so that the load generator does not
  * share an event loop with the service it measures.
@@ -19,7 +22,7 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { API_PREFIX, buildApp } from '../src/http/app.js';
 import { applyConfig, readConfig } from '../src/service/setup.js';
-import { openSqliteStore } from '../src/store/sqlite.js';
+import { openSqliteStore, type Synchronous } from '../src/store/sqlite.js';
 import type { Store } from '../src/store/store.js';
 import { publish } from './results.js';
 
@@ -38,15 +41,36 @@ const CONFIG = {
 };
 /** Filters and rules in the zone whose lists are measured (the lists answer the default page of 25). */
 const SEEDED = 100;
-const DURATION_S = 5;
+/** Pairs of windows (baseline, then service) per row, and their length. */
+const ROUNDS = 2;
+const WINDOW_S = 3;
 const WARMUP_S = 1;
 const CONNECTIONS = 10;
 
-/** Base URLs of the servers, sent by the worker once they listen and hold their data. */
+/** What the worker sends once its servers listen and hold their data. */
 interface Servers {
+  /** The bare Fastify server: `/baseline/{row key}` answers what the row's service request answered. */
   baseline: string;
   memory: string;
-  file: string;
+  file: Record<Synchronous, string>;
+  filterId: string;
+  ruleId: string;
+  /** Size in bytes of each row's answer, by row key. */
+  sizes: Record<string, number>;
+}
+
+/** The service requests whose answers the baseline repeats, by row key (a creation is captured once). */
+const CAPTURED = {
+  filters: { method: 'GET', path: () => '/filters' },
+  rules: { method: 'GET', path: () => '/firewall/rules' },
+  filter: { method: 'GET', path: (ids: Ids) => `/filters/${ids.filterId}` },
+  rule: { method: 'GET', path: (ids: Ids) => `/firewall/rules/${ids.ruleId}` },
+  create: { method: 'POST', path: () => '/filters' },
+} as const;
+type RowKey = keyof typeof CAPTURED;
+interface Ids {
+  filterId: string;
+  ruleId: string;
 }
 
 // ---------------------------------------------------------------------------------------------- worker
@@ -62,8 +86,8 @@ async function serveInWorker(): Promise<void> {
     await app.listen({ port: 0, host: '127.0.0.1' });
     return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   };
-  const service = async (path: string) => {
-    const store = openSqliteStore(path);
+  const service = async (path: string, synchronous?: Synchronous) => {
+    const store = openSqliteStore(path, { synchronous });
     stores.push(store);
     applyConfig(store, readConfig(CONFIG));
     return `${await listen(buildApp({ store }))}${API_PREFIX}`;
@@ -77,15 +101,32 @@ async function serveInWorker(): Promise<void> {
 
   let servers: Servers;
   try {
+    const memory = await service(':memory:');
+    const ids = await seed(memory);
+    const answers = {} as Record<RowKey, unknown>;
+    const sizes: Record<string, number> = {};
+    for (const [key, { method, path }] of Object.entries(CAPTURED) as [RowKey, (typeof CAPTURED)[RowKey]][]) {
+      const body = method === 'POST' ? [{ expression: 'http.host eq "bench-captured.example"' }] : undefined;
+      const text = await apiText(memory, method, path(ids), body);
+      answers[key] = JSON.parse(text);
+      sizes[key] = Buffer.byteLength(text);
+    }
     const baseline = Fastify({ logger: false });
-    const envelope = { result: [], success: true, errors: [], messages: [] };
-    baseline.get(`${API_PREFIX}/baseline`, async () => envelope);
+    for (const [key, answer] of Object.entries(answers)) {
+      // The same work as any route: parse the request's JSON body (for POST), serialise an object.
+      const method = CAPTURED[key as RowKey].method;
+      baseline.route({ method, url: `${API_PREFIX}/baseline/${key}`, handler: async () => answer });
+    }
     servers = {
-      baseline: `${await listen(baseline)}${API_PREFIX}`,
-      memory: await service(':memory:'),
-      file: await service(join(dir, 'bench.db')),
+      baseline: `${await listen(baseline)}${API_PREFIX}/baseline`,
+      memory,
+      file: {
+        full: await service(join(dir, 'full.db'), 'full'),
+        normal: await service(join(dir, 'normal.db'), 'normal'),
+      },
+      ...ids,
+      sizes,
     };
-    await seed(servers.memory);
   } catch (error) {
     await stop();
     throw error;
@@ -101,7 +142,7 @@ async function serveInWorker(): Promise<void> {
 }
 
 /** SEEDED filters and as many firewall rules (one per filter) in the zone, through the API. */
-async function seed(base: string): Promise<void> {
+async function seed(base: string): Promise<Ids> {
   const filters = await api(
     base,
     'POST',
@@ -111,7 +152,7 @@ async function seed(base: string): Promise<void> {
       description: `seeded filter ${n}`,
     })),
   );
-  await api(
+  const rules = await api(
     base,
     'POST',
     '/firewall/rules',
@@ -121,19 +162,25 @@ async function seed(base: string): Promise<void> {
       filter: { id: filter.id },
     })),
   );
+  return { filterId: filters[0].id, ruleId: rules[0].id };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the `result` of an API answer
 async function api(base: string, method: string, path: string, body?: unknown): Promise<any> {
+  return JSON.parse(await apiText(base, method, path, body)).result;
+}
+
+/** The text of a successful answer of the zone's API; throws on any other. */
+async function apiText(base: string, method: string, path: string, body?: unknown): Promise<string> {
   const response = await fetch(`${base}/zones/${ZONE}${path}`, {
     method,
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const json = (await response.json()) as { success: boolean; result: unknown; result_info?: unknown };
-  if (!response.ok || !json.success)
-    throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json.result;
+  const text = await response.text();
+  if (!response.ok || !(JSON.parse(text) as { success: boolean }).success)
+    throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text;
 }
 
 // ------------------------------------------------------------------------------------------------ main
@@ -170,18 +217,33 @@ type AutocannonRun = Promise<AutocannonResult> & {
 };
 type Autocannon = (options: AutocannonOptions) => AutocannonRun;
 
+/** One window of autocannon: its result and the time of every measured response. */
+interface Window {
+  result: AutocannonResult;
+  times: number[];
+}
+
 interface Row {
   name: string;
   request: string;
-  result: AutocannonResult;
-  /** Latency percentiles in milliseconds, from every measured response's own time. */
-  p50: number;
-  p99: number;
+  /** Bytes of the answer (the baseline answers as many). */
+  bytes: number;
+  /** The lowest acceptable ratio to the baseline; undefined when the row has no target. */
+  target?: number;
+  service: Window[];
+  baseline: Window[];
 }
 
 /** The value below which `fraction` of the sorted values lie. */
 const percentile = (sorted: Float64Array, fraction: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
+
+/** Mean requests per second over windows of equal length. */
+const rate = (windows: Window[]): number =>
+  windows.reduce((sum, { result }) => sum + result.requests.average, 0) / windows.length;
+
+/** A row's service or baseline side: what autocannon requests. */
+type Target = Pick<AutocannonOptions, 'url' | 'requests'>;
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg()[0] ?? Number.NaN;
@@ -197,17 +259,13 @@ async function main(): Promise<void> {
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
   const zonePath = (base: string, rest: string) => `${new URL(base).pathname}/zones/${ZONE}${rest}`;
 
-  const measure = async (
-    name: string,
-    request: string,
-    options: Pick<AutocannonOptions, 'url' | 'requests'>,
-  ): Promise<Row> => {
+  const window = async (name: string, target: Target): Promise<Window> => {
     const run = autocannon({
       connections: CONNECTIONS,
-      duration: DURATION_S,
+      duration: WINDOW_S,
       warmup: { connections: CONNECTIONS, duration: WARMUP_S },
       headers,
-      ...options,
+      ...target,
     });
     // autocannon's own percentiles are whole milliseconds (an integer histogram): keep the exact times.
     const times: number[] = [];
@@ -221,9 +279,31 @@ async function main(): Promise<void> {
         `${name}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers, ${result['2xx']} 2xx`,
       );
     }
-    console.error(`${name}: ${result.requests.average.toFixed(0)} req/s`);
-    const sorted = Float64Array.from(times).sort();
-    return { name, request, result, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+    return { result, times };
+  };
+
+  /** The row's baseline and service in alternating windows, so that both see the machine as it was. */
+  const measure = async (
+    row: Omit<Row, 'service' | 'baseline' | 'bytes'>,
+    key: RowKey,
+    service: Target,
+  ): Promise<Row> => {
+    const baselineTarget: Target = {
+      url: `${servers.baseline}/${key}`,
+      requests: service.requests?.map((request) => ({
+        ...request,
+        path: `${new URL(servers.baseline).pathname}/${key}`,
+      })),
+    };
+    const measured: Row = { ...row, bytes: servers.sizes[key] as number, service: [], baseline: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      measured.baseline.push(await window(`${row.name} (baseline)`, baselineTarget));
+      measured.service.push(await window(row.name, service));
+    }
+    console.error(
+      `${row.name}: ${rate(measured.service).toFixed(0)} req/s, baseline ${rate(measured.baseline).toFixed(0)} req/s`,
+    );
+    return measured;
   };
 
   /** Requests creating one filter each, with an expression no other request of the run uses. */
@@ -241,49 +321,66 @@ async function main(): Promise<void> {
 
   const rows: Row[] = [];
   try {
+    const get = (base: string, rest: string): Target => ({ url: `${base}/zones/${ZONE}${rest}` });
     rows.push(
-      await measure('baseline: bare Fastify route, fixed envelope', '`GET /client/v4/baseline`', {
-        url: `${servers.baseline}/baseline`,
-      }),
-    );
-    rows.push(
-      await measure(`list filters (${SEEDED} in the zone, page of 25)`, '`GET /zones/{z}/filters`', {
-        url: `${servers.memory}/zones/${ZONE}/filters`,
-      }),
+      await measure(
+        {
+          name: `list filters (${SEEDED} in the zone, page of 25)`,
+          request: '`GET /zones/{z}/filters`',
+          target: 0.5,
+        },
+        'filters',
+        get(servers.memory, '/filters'),
+      ),
     );
     rows.push(
       await measure(
-        `list firewall rules (${SEEDED} in the zone, page of 25)`,
-        '`GET /zones/{z}/firewall/rules`',
         {
-          url: `${servers.memory}/zones/${ZONE}/firewall/rules`,
+          name: `list firewall rules (${SEEDED} in the zone, page of 25)`,
+          request: '`GET /zones/{z}/firewall/rules`',
+          target: 0.5,
         },
+        'rules',
+        get(servers.memory, '/firewall/rules'),
       ),
     );
-    const memoryBefore = await count(servers.memory);
-    const memory = await measure('create one filter (in-memory store)', '`POST /zones/{z}/filters`', {
-      url: servers.memory,
-      requests: creations(servers.memory),
-    });
-    rows.push(memory);
-    const file = await measure(
-      'create one filter (database file, WAL, synchronous=FULL)',
-      '`POST /zones/{z}/filters`',
-      {
-        url: servers.file,
-        requests: creations(servers.file),
-      },
+    rows.push(
+      await measure(
+        { name: 'get one filter', request: '`GET /zones/{z}/filters/{id}`', target: 0.5 },
+        'filter',
+        get(servers.memory, `/filters/${servers.filterId}`),
+      ),
     );
-    rows.push(file);
-    // Every acknowledged creation (warm-up included) is stored. Requests still in flight when autocannon
-    // stops (at most one per connection, at the end of the warm-up and of the run) may be stored unseen.
-    for (const [base, before, row] of [
-      [servers.memory, memoryBefore, memory],
-      [servers.file, 0, file],
+    rows.push(
+      await measure(
+        { name: 'get one firewall rule', request: '`GET /zones/{z}/firewall/rules/{id}`', target: 0.5 },
+        'rule',
+        get(servers.memory, `/firewall/rules/${servers.ruleId}`),
+      ),
+    );
+    const creationRows: [string, number, Row][] = [];
+    for (const [name, base, target] of [
+      ['create one filter (in-memory store)', servers.memory, 0.4],
+      ['create one filter (database file, WAL, synchronous=FULL)', servers.file.full, undefined],
+      ['create one filter (database file, WAL, synchronous=NORMAL)', servers.file.normal, undefined],
     ] as const) {
+      const before = await count(base);
+      const row = await measure({ name, request: '`POST /zones/{z}/filters`', target }, 'create', {
+        url: base,
+        requests: creations(base),
+      });
+      rows.push(row);
+      creationRows.push([base, before, row]);
+    }
+    // Every acknowledged creation (warm-ups included) is stored. Requests still in flight when autocannon
+    // stops (at most one per connection, at the end of each warm-up and each window) may be stored unseen.
+    for (const [base, before, row] of creationRows) {
       const stored = (await count(base)) - before;
-      const acknowledged = row.result['2xx'] + (row.result.warmup?.['2xx'] ?? 0);
-      if (stored < acknowledged || stored > acknowledged + 2 * CONNECTIONS) {
+      const acknowledged = row.service.reduce(
+        (sum, { result }) => sum + result['2xx'] + (result.warmup?.['2xx'] ?? 0),
+        0,
+      );
+      if (stored < acknowledged || stored > acknowledged + 2 * ROUNDS * CONNECTIONS) {
         throw new Error(`${row.name}: ${acknowledged} creations acknowledged, ${stored} stored`);
       }
     }
@@ -297,32 +394,37 @@ async function main(): Promise<void> {
     await worker.terminate();
   }
 
-  const baseline = rows[0]?.result as AutocannonResult;
   const ms = (value: number) =>
     value < 1 ? value.toFixed(2) : value < 10 ? value.toFixed(1) : value.toFixed(0);
   const table = [
-    '| measurement | request | requests/s | vs baseline | p50 latency | p99 latency | errors + non-2xx |',
-    '|---|---|---:|---:|---:|---:|---:|',
-    ...rows.map(({ name, request, result, p50, p99 }) => {
-      const ratio = result.requests.average / baseline.requests.average;
-      return `| ${name} | ${request} | ${result.requests.average.toFixed(0)} | ${ratio.toFixed(2)}× | ${ms(p50)} ms | ${ms(p99)} ms | ${result.errors + result.timeouts + result.non2xx} |`;
+    '| measurement | request | answer | requests/s | baseline requests/s | vs baseline | target | met | p50 latency | p99 latency |',
+    '|---|---|---:|---:|---:|---:|---:|:--:|---:|---:|',
+    ...rows.map(({ name, request, bytes, target, service, baseline }) => {
+      const ratio = rate(service) / rate(baseline);
+      const sorted = Float64Array.from(service.flatMap((w) => w.times)).sort();
+      const met = target === undefined ? '—' : ratio >= target ? 'yes' : '**no**';
+      return `| ${name} | ${request} | ${bytes} B | ${rate(service).toFixed(0)} | ${rate(baseline).toFixed(0)} | ${ratio.toFixed(2)}× | ${target === undefined ? '—' : `≥ ${target}×`} | ${met} | ${ms(percentile(sorted, 0.5))} ms | ${ms(percentile(sorted, 0.99))} ms |`;
     }),
   ];
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start`;
-  const note = `Each row is autocannon (programmatic API, ${CONNECTIONS} connections, pipelining 1, ${WARMUP_S} s of warm-up then
-${DURATION_S} s measured) against servers listening on 127.0.0.1 in a worker thread of the same process, the load
-generator in the main thread. "requests/s" is autocannon's mean over the measured seconds and "vs baseline"
-that figure divided by the baseline's; the latencies are percentiles of every measured response's time as
-the client saw it (request sent to answer received). The baseline is a bare Fastify 5 route answering a
-fixed envelope: the floor of HTTP parsing and JSON serialisation on this machine. Every service request is
-authenticated with an API token (a SHA-256 digest and a lookup). The lists read the first page (25) of a
-zone holding ${SEEDED} filters and ${SEEDED} firewall rules. Each creation posts \`[{ expression }]\` with a new
-expression, so every one is parsed, type-checked with the zone's plan, checked for duplicates and stored
-in its own transaction; afterwards the run checks that the zone holds every acknowledged creation. The
-last row is the same creation on a database file, as \`cfrules serve --db\` runs it: every commit is
-fsynced before the answer, so it measures the disk as much as the service. Any error, timeout or non-2xx
-answer fails the benchmark. On this shared 2-vCPU VM, the in-memory rows vary by ±30% between runs, and the
-database-file row, which waits on the disk's fsync, by up to 5× (from 270 to 1,600 requests/s in the runs of 2026-11-22).`;
+  const note = `Each row is autocannon (programmatic API, ${CONNECTIONS} connections, pipelining 1) against servers listening
+on 127.0.0.1 in a worker thread of the same process, the load generator in the main thread. A row is
+${ROUNDS} pairs of windows (${WARMUP_S} s of warm-up then ${WINDOW_S} s measured), its baseline's window then its own, so that
+both sides of a ratio ran on the machine as it was at that moment. The baseline of each row is a bare
+Fastify 5 route answering the same JSON as the row's request (captured from the service once, returned as
+an object that Fastify serialises; for the creations, a POST route that parses the same kind of body):
+the floor of HTTP, body parsing and JSON serialisation for an answer of that size on this machine.
+"requests/s" is autocannon's mean over the measured seconds, and "vs baseline" the row's figure divided
+by its baseline's; the latencies are percentiles of every measured response's time as the client saw it.
+Every service request is authenticated with an API token. The lists read the first page (25) of a zone
+holding ${SEEDED} filters and ${SEEDED} firewall rules. Each creation posts \`[{ expression }]\` with a new expression,
+so every one is parsed, type-checked with the zone's plan, checked for duplicates and stored in its own
+transaction; afterwards the run checks that the zone holds every acknowledged creation. The database-file
+rows are the same creation as \`cfrules serve --db\` runs it: with synchronous=FULL (the default) every
+commit is fsynced before the answer, so the row measures the disk as much as the service; with
+\`--synchronous normal\` commits are fsynced at checkpoints only (see docs/api.md for what that risks).
+Any error, timeout or non-2xx answer fails the benchmark. On this shared 2-vCPU VM the in-memory rows vary
+by ±30% between runs, and the synchronous=FULL row, which waits on the disk's fsync, by up to 5×.`;
   const report = `## API (bench/api.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:api -- --write\`.\n\n${table.join('\n')}\n\n${note}\n`;
   publish(report);
 

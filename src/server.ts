@@ -12,5 +12,5 @@ export {
   readConfig,
   type ServiceConfig,
 } from './service/setup.js';
-export { openSqliteStore } from './store/sqlite.js';
+export { openSqliteStore, type SqliteStoreOptions, type Synchronous } from './store/sqlite.js';
 export type { Store } from './store/store.js';

@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import { failure, STATUS } from './envelope.js';
 import { filterRoutes } from './routes/filters.js';
 import { firewallRuleRoutes } from './routes/firewall-rules.js';
+import { previousWafRoutes } from './routes/previous-waf.js';
 import { zoneRoutes } from './routes/zones.js';
 
 /**
@@ -59,11 +60,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     });
   });
 
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // Hooks take Fastify's callback form, not `async`: a promise per hook per request is measurable on
+  // small answers (bench/RESULTS.md, API section).
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('x-cfrules-version', VERSION);
     // The official SDK retries 5xx answers unless told not to; a local service has nothing to wait for.
     if (reply.statusCode >= 500) reply.header('x-should-retry', 'false');
-    return payload;
+    done(null, payload);
   });
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
@@ -97,20 +100,27 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.register(
     async (api) => {
       // Nothing is reachable without valid credentials (the 404 handler above, for unknown paths, is).
-      api.addHook('onRequest', async (request) => {
+      api.addHook('onRequest', (request, _reply, done) => {
         const header = (name: string) => {
           const value = request.headers[name];
           return Array.isArray(value) ? value[0] : value;
         };
-        request.principal = services.auth.authenticate({
-          email: header('x-auth-email'),
-          key: header('x-auth-key'),
-          authorization: header('authorization'),
-        });
+        try {
+          request.principal = services.auth.authenticate({
+            email: header('x-auth-email'),
+            key: header('x-auth-key'),
+            authorization: header('authorization'),
+          });
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
+        done();
       });
       zoneRoutes(api, services);
       filterRoutes(api, services);
       firewallRuleRoutes(api, services);
+      previousWafRoutes(api, services);
     },
     { prefix: API_PREFIX },
   );

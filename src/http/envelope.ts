@@ -9,10 +9,10 @@ export interface Envelope {
   result_info?: unknown;
 }
 
-export const success = (result: unknown, resultInfo?: unknown): Envelope =>
+export const success = (result: unknown, resultInfo?: unknown, messages: ApiMessage[] = []): Envelope =>
   resultInfo === undefined
-    ? { result, success: true, errors: [], messages: [] }
-    : { result, success: true, errors: [], messages: [], result_info: resultInfo };
+    ? { result, success: true, errors: [], messages }
+    : { result, success: true, errors: [], messages, result_info: resultInfo };
 
 export const failure = (errors: ApiMessage[]): Envelope => ({
   result: null,
@@ -25,5 +25,6 @@ export const STATUS: Record<ErrorKind, number> = {
   'bad-request': 400,
   forbidden: 403,
   'not-found': 404,
+  gone: 410,
   internal: 500,
 };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Permission, Store, ZoneRecord } from '../store/store.js';
 import { type ApiMessage, CODES, ServiceError } from './errors.js';
 import { isId } from './ids.js';
+import { StoreCache } from './store-cache.js';
 
 /**
  * Who is calling, and what they may touch. Two kinds of credentials, as Cloudflare has them:
@@ -40,7 +41,19 @@ const authenticationError = (): ServiceError =>
   new ServiceError('forbidden', { code: CODES.notPermitted, message: 'Authentication error' });
 
 export class AuthService {
-  constructor(private readonly store: Store) {}
+  /**
+   * Principals by credentials as sent, so that a known credential costs neither a digest nor a query.
+   * Emptied by any write to accounts or tokens (a narrowed, moved or replaced credential is read afresh
+   * on its next use); unknown credentials are never kept. The secrets stay in this process's memory only.
+   */
+  private readonly principals: StoreCache<Principal>;
+  /** Zones by id, emptied by any write to zones. */
+  private readonly zones: StoreCache<ZoneRecord>;
+
+  constructor(private readonly store: Store) {
+    this.principals = new StoreCache(store, ['accounts', 'tokens']);
+    this.zones = new StoreCache(store, ['zones']);
+  }
 
   /** The principal of a request's credentials; a ServiceError when missing, malformed or unknown. */
   authenticate(credentials: Credentials): Principal {
@@ -59,14 +72,19 @@ export class AuthService {
     if (!API_KEY.test(key))
       chain.push({ code: CODES.invalidKeyHeader, message: 'Invalid format for X-Auth-Key header' });
     if (chain.length > 0) throw invalidHeaders(chain);
-    const account = this.store.transaction((tx) => tx.accounts.getByApiKeyHash(digest(key)));
-    if (!account || account.email.toLowerCase() !== email.toLowerCase()) {
+    // Both checked by their formats above: neither holds a newline, so the key is unambiguous.
+    const principal = this.principals.get(`key\n${email}\n${key}`, () => {
+      const account = this.store.transaction((tx) => tx.accounts.getByApiKeyHash(digest(key)));
+      if (!account || account.email.toLowerCase() !== email.toLowerCase()) return undefined;
+      return { accountId: account.id, zones: Object.freeze(['*']), canEdit: true, accountWide: true };
+    });
+    if (!principal) {
       throw new ServiceError('forbidden', {
         code: CODES.unknownKey,
         message: 'Unknown X-Auth-Key or X-Auth-Email',
       });
     }
-    return { accountId: account.id, zones: ['*'], canEdit: true, accountWide: true };
+    return principal;
   }
 
   private byToken(authorization: string): Principal {
@@ -76,15 +94,19 @@ export class AuthService {
         { code: CODES.invalidAuthorizationHeader, message: 'Invalid format for Authorization header' },
       ]);
     }
-    const token = this.store.transaction((tx) => tx.tokens.getByHash(digest(value)));
-    if (!token)
+    const principal = this.principals.get(`token\n${value}`, () => {
+      const token = this.store.transaction((tx) => tx.tokens.getByHash(digest(value)));
+      if (!token) return undefined;
+      return {
+        accountId: token.accountId,
+        zones: Object.freeze([...token.zones]),
+        canEdit: token.permissions.includes('edit' satisfies Permission),
+        accountWide: token.zones.includes('*'),
+      };
+    });
+    if (!principal)
       throw new ServiceError('forbidden', { code: CODES.invalidToken, message: 'Invalid access token' });
-    return {
-      accountId: token.accountId,
-      zones: token.zones,
-      canEdit: token.permissions.includes('edit' satisfies Permission),
-      accountWide: token.zones.includes('*'),
-    };
+    return principal;
   }
 
   /**
@@ -93,7 +115,9 @@ export class AuthService {
    * account or outside a token's list is an authentication error.
    */
   zone(principal: Principal, zoneId: string, need: Permission): ZoneRecord {
-    const zone = isId(zoneId) ? this.store.transaction((tx) => tx.zones.get(zoneId)) : undefined;
+    const zone = isId(zoneId)
+      ? this.zones.get(zoneId, () => this.store.transaction((tx) => tx.zones.get(zoneId)))
+      : undefined;
     if (!zone) throw unknownZone(zoneId, isId(zoneId));
     if (!reaches(principal, zone)) throw authenticationError();
     if (need === 'edit' && !principal.canEdit) throw authenticationError();

@@ -5,7 +5,7 @@
  */
 
 /** What went wrong, as far as the caller is concerned; the HTTP layer maps each kind to a status. */
-export type ErrorKind = 'bad-request' | 'forbidden' | 'not-found' | 'internal';
+export type ErrorKind = 'bad-request' | 'forbidden' | 'not-found' | 'gone' | 'internal';
 
 export interface ApiMessage {
   code: number;
@@ -69,4 +69,26 @@ export const CODES = {
   invalidInlineFilter: 10202,
   ruleQuotaExceeded: 10203,
   actionNotEntitled: 10204,
+  // Previous WAF, URI-based WAF overrides, page rules and the WAF migration (all cfrules'; docs/api.md §7).
+  wafNotEntitled: 10600,
+  wafPackageNotFound: 10601,
+  wafGroupNotFound: 10602,
+  wafRuleNotFound: 10603,
+  invalidWafSetting: 10604,
+  previousWafRetired: 10605,
+  wafOverrideNotFound: 10610,
+  invalidWafOverride: 10611,
+  pageRuleNotFound: 10620,
+  invalidPageRule: 10621,
+  pageRuleQuotaExceeded: 10622,
+  migrationBlocked: 10630,
+  migrationValidationNotEntitled: 10631,
+  migrationComplete: 10632,
+  // Messages (not errors) of the migration's check and config answers.
+  migrationNotMigrated: 10640,
+  migrationNote: 10641,
+  migrationHasOverrides: 10642,
+  migrationTooManyRules: 10643,
+  migrationExpressionTooLong: 10644,
+  migrationPhaseOne: 10645,
 } as const;

@@ -23,6 +23,7 @@ import {
   readPage,
   resultInfo,
 } from './pagination.js';
+import { StoreCache } from './store-cache.js';
 
 /**
  * Filters (`/zones/{zone_id}/filters`): named expressions that firewall rules refer to. Field checks and
@@ -141,11 +142,23 @@ function refuseIfCreatedWithRule(
   throw new ServiceError('bad-request', at(CODES.filterOwnedByRule, message, pointer));
 }
 
+export interface FilterList {
+  result: FilterJson[];
+  resultInfo: ResultInfo;
+}
+
 export class FilterService {
-  constructor(private readonly store: Store) {}
+  /** Answers of reads, until the next write to filters (see StoreCache). */
+  private readonly lists: StoreCache<FilterList>;
+  private readonly filters: StoreCache<FilterJson>;
+
+  constructor(private readonly store: Store) {
+    this.lists = new StoreCache(store, ['filters']);
+    this.filters = new StoreCache(store, ['filters']);
+  }
 
   /** Query: `id` (exact), `expression` and `description` (case-insensitive substrings), `ref`, `paused`. */
-  list(zone: ZoneRecord, query: QueryParams): { result: FilterJson[]; resultInfo: ResultInfo } {
+  list(zone: ZoneRecord, query: QueryParams): FilterList {
     const page = readPage(query);
     const search = {
       id: queryString(query, 'id'),
@@ -154,13 +167,16 @@ export class FilterService {
       ref: queryString(query, 'ref'),
       paused: queryBoolean(query, 'paused'),
     };
-    return this.store.transaction((tx) => {
-      const found = tx.filters.list(zone.id, search, page);
-      return {
-        result: found.items.map(filterJson),
-        resultInfo: resultInfo(page, found.items.length, found.totalCount),
-      };
-    });
+    const key = JSON.stringify([zone.id, page.page, page.perPage, search]);
+    return this.lists.get(key, () =>
+      this.store.transaction((tx) => {
+        const found = tx.filters.list(zone.id, search, page);
+        return {
+          result: found.items.map(filterJson),
+          resultInfo: resultInfo(page, found.items.length, found.totalCount),
+        };
+      }),
+    );
   }
 
   /** `[{expression, description?, paused?, ref?}]` (or one such object): all are created, or none. */
@@ -223,7 +239,14 @@ export class FilterService {
   }
 
   get(zone: ZoneRecord, id: string): FilterJson {
-    return this.store.transaction((tx) => filterJson(findFilter(tx, zone.id, id)));
+    const filter = this.filters.get(`${zone.id}/${id}`, () =>
+      this.store.transaction((tx) => {
+        const found = isId(id) ? tx.filters.get(zone.id, id) : undefined;
+        return found === undefined ? undefined : filterJson(found);
+      }),
+    );
+    if (filter === undefined) throw filterNotFound(id);
+    return filter;
   }
 
   /** PUT one filter: the body's `id`, when given, must be the path's. Omitted fields get their defaults. */

@@ -36,6 +36,7 @@ import {
   readPage,
   resultInfo,
 } from './pagination.js';
+import { StoreCache } from './store-cache.js';
 
 /**
  * Firewall rules (`/zones/{zone_id}/firewall/rules`): an action applied to the requests a filter matches.
@@ -266,11 +267,26 @@ type CreateOutcome =
   | { rules: RuleJson[] }
   | { quotaExceeded: { count: number; adding: number; filters: { index: number; id: string }[] } };
 
+export interface RuleList {
+  result: RuleJson[];
+  resultInfo: ResultInfo;
+}
+
+/** What a rule's answer is read from: the rules and the filters they show. */
+const RULE_TABLES = ['firewallRules', 'filters'] as const;
+
 export class FirewallRuleService {
-  constructor(private readonly store: Store) {}
+  /** Answers of reads, until the next write to rules or filters (see StoreCache). */
+  private readonly lists: StoreCache<RuleList>;
+  private readonly rules: StoreCache<RuleJson>;
+
+  constructor(private readonly store: Store) {
+    this.lists = new StoreCache(store, RULE_TABLES);
+    this.rules = new StoreCache(store, RULE_TABLES);
+  }
 
   /** Query: `id`, `action` (exact), `description` (case-insensitive substring), `paused`. */
-  list(zone: ZoneRecord, query: QueryParams): { result: RuleJson[]; resultInfo: ResultInfo } {
+  list(zone: ZoneRecord, query: QueryParams): RuleList {
     const page = readPage(query);
     const search = {
       id: queryString(query, 'id'),
@@ -278,13 +294,16 @@ export class FirewallRuleService {
       description: queryString(query, 'description'),
       paused: queryBoolean(query, 'paused'),
     };
-    return this.store.transaction((tx) => {
-      const found = tx.firewallRules.list(zone.id, search, page);
-      return {
-        result: found.items.map((rule) => render(tx, rule)),
-        resultInfo: resultInfo(page, found.items.length, found.totalCount),
-      };
-    });
+    const key = JSON.stringify([zone.id, page.page, page.perPage, search]);
+    return this.lists.get(key, () =>
+      this.store.transaction((tx) => {
+        const found = tx.firewallRules.list(zone.id, search, page);
+        return {
+          result: found.items.map(({ rule, filter }) => ruleJson(rule, filterJson(filter))),
+          resultInfo: resultInfo(page, found.items.length, found.totalCount),
+        };
+      }),
+    );
   }
 
   /**
@@ -363,7 +382,14 @@ export class FirewallRuleService {
   }
 
   get(zone: ZoneRecord, id: string): RuleJson {
-    return this.store.transaction((tx) => render(tx, findRule(tx, zone.id, id)));
+    const rule = this.rules.get(`${zone.id}/${id}`, () =>
+      this.store.transaction((tx) => {
+        const found = isId(id) ? tx.firewallRules.getWithFilter(zone.id, id) : undefined;
+        return found === undefined ? undefined : ruleJson(found.rule, filterJson(found.filter));
+      }),
+    );
+    if (rule === undefined) throw ruleNotFound(id);
+    return rule;
   }
 
   /** PUT one rule: the body's `id`, when given, must be the path's. Omitted fields get their defaults. */

@@ -26,14 +26,14 @@ const invalidQuery = (message: string): ServiceError =>
   new ServiceError('bad-request', at(CODES.invalidQuery, message));
 
 /**
- * `page` (from 1, default 1) and `per_page` (5..100, default 25). Out-of-range values are refused rather
- * than clamped, so that a client never silently gets another page than it asked for. A page past the last
- * one is valid and simply empty: the SDK's auto-pagination stops on an empty page.
+ * `page` (from 1, default 1) and `per_page` (5..100, default 25 unless the list says otherwise). Out-of-range
+ * values are refused rather than clamped, so that a client never silently gets another page than it asked
+ * for. A page past the last one is valid and simply empty: the SDK's auto-pagination stops on an empty page.
  */
-export function readPage(query: QueryParams): PageRequest {
+export function readPage(query: QueryParams, defaultPerPage: number = PER_PAGE.default): PageRequest {
   return {
     page: readInteger(query, 'page', 1, MAX_PAGE) ?? 1,
-    perPage: readInteger(query, 'per_page', PER_PAGE.min, PER_PAGE.max) ?? PER_PAGE.default,
+    perPage: readInteger(query, 'per_page', PER_PAGE.min, PER_PAGE.max) ?? defaultPerPage,
   };
 }
 

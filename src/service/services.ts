@@ -2,6 +2,10 @@ import type { Store } from '../store/store.js';
 import { AuthService } from './auth.js';
 import { FilterService } from './filters.js';
 import { FirewallRuleService } from './firewall-rules.js';
+import { PageRuleService } from './page-rules.js';
+import { PreviousWafService } from './previous-waf.js';
+import { WafMigrationService } from './waf-migration.js';
+import { WafOverrideService } from './waf-overrides.js';
 import { ZoneService } from './zones.js';
 
 /** Every service of the API over one store: what the HTTP layer calls. */
@@ -10,6 +14,11 @@ export interface Services {
   zones: ZoneService;
   filters: FilterService;
   firewallRules: FirewallRuleService;
+  previousWaf: PreviousWafService;
+  wafOverrides: WafOverrideService;
+  pageRules: PageRuleService;
+  /** Also the hook of the managed entry point's PUT with `waf_migration` (onEntryPointUpdate). */
+  wafMigration: WafMigrationService;
 }
 
 export function createServices(store: Store): Services {
@@ -19,5 +28,9 @@ export function createServices(store: Store): Services {
     zones: new ZoneService(store, auth),
     filters: new FilterService(store),
     firewallRules: new FirewallRuleService(store),
+    previousWaf: new PreviousWafService(store),
+    wafOverrides: new WafOverrideService(store),
+    pageRules: new PageRuleService(store),
+    wafMigration: new WafMigrationService(store),
   };
 }

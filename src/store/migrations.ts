@@ -99,6 +99,60 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    description: 'previous WAF settings, URI-based WAF overrides, page rules and the WAF migration state',
+    up: (db) => {
+      db.exec(`
+        -- Only a zone's changes to the previous WAF catalogue (src/engine/previous-waf): the defaults are data.
+        CREATE TABLE waf_settings (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          zone_id TEXT NOT NULL REFERENCES zones (id) ON DELETE CASCADE,
+          kind TEXT NOT NULL CHECK (kind IN ('package', 'group', 'rule')),
+          item_id TEXT NOT NULL,
+          settings TEXT NOT NULL CHECK (json_type(settings) = 'object'),
+          modified_on TEXT NOT NULL,
+          UNIQUE (zone_id, kind, item_id)
+        );
+
+        CREATE TABLE waf_overrides (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          zone_id TEXT NOT NULL REFERENCES zones (id) ON DELETE CASCADE,
+          description TEXT,
+          urls TEXT NOT NULL CHECK (json_type(urls) = 'array'),
+          priority INTEGER NOT NULL,
+          groups_modes TEXT NOT NULL CHECK (json_type(groups_modes) = 'object'),
+          rules_modes TEXT NOT NULL CHECK (json_type(rules_modes) = 'object'),
+          rewrite_action TEXT NOT NULL CHECK (json_type(rewrite_action) = 'object'),
+          paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
+          created_on TEXT NOT NULL,
+          modified_on TEXT NOT NULL
+        );
+        CREATE INDEX waf_overrides_zone_order ON waf_overrides (zone_id, seq);
+
+        CREATE TABLE page_rules (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          zone_id TEXT NOT NULL REFERENCES zones (id) ON DELETE CASCADE,
+          targets TEXT NOT NULL CHECK (json_type(targets) = 'array'),
+          actions TEXT NOT NULL CHECK (json_type(actions) = 'array'),
+          priority INTEGER NOT NULL,
+          status TEXT NOT NULL,
+          created_on TEXT NOT NULL,
+          modified_on TEXT NOT NULL
+        );
+        CREATE INDEX page_rules_zone_order ON page_rules (zone_id, seq);
+
+        -- No row: the zone is at 'start'.
+        CREATE TABLE waf_migrations (
+          zone_id TEXT PRIMARY KEY REFERENCES zones (id) ON DELETE CASCADE,
+          state TEXT NOT NULL CHECK (state IN ('validation', 'complete')),
+          changed_on TEXT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** The schema version this code creates and understands. */

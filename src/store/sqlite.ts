@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { type Plan, parsePlan } from '../scheme/profile.js';
 import { assertSchemaSupported, migrate } from './migrations.js';
+import { PREVIOUS_WAF_TABLES, previousWafTables } from './sqlite-previous-waf.js';
 import type {
   AccountRecord,
   AccountTable,
@@ -11,11 +12,13 @@ import type {
   FirewallRuleQuery,
   FirewallRuleRecord,
   FirewallRuleTable,
+  FirewallRuleWithFilter,
   Page,
   PageRequest,
   Permission,
   Store,
   StoreTransaction,
+  TableName,
   TokenRecord,
   TokenTable,
   ZoneQuery,
@@ -32,13 +35,29 @@ import type {
 /** How long a statement waits for another connection's lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
 
+/**
+ * How a database file is flushed to disk (SQLite's `synchronous`, in WAL mode):
+ * - `full` (the default): every commit fsyncs the log before the transaction returns, so an acknowledged
+ *   write survives anything, power loss included;
+ * - `normal`: commits are fsynced only at checkpoints. A process crash (even `kill -9`) still loses
+ *   nothing, since the kernel writes the page cache out; an OS crash or power loss can lose the last
+ *   acknowledged transactions, but the database stays consistent (never half a transaction).
+ * Ignored for `:memory:`, which keeps nothing anyway.
+ */
+export type Synchronous = 'full' | 'normal';
+export const SYNCHRONOUS_MODES: readonly Synchronous[] = ['full', 'normal'];
+
+export interface SqliteStoreOptions {
+  synchronous?: Synchronous;
+}
+
 /** Opens (creating and migrating when needed) the database at `path`; `':memory:'` for a throwaway one. */
-export function openSqliteStore(path: string): Store {
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     // Before anything that writes to the file: a database from a newer cfrules is left as it is.
     assertSchemaSupported(db);
-    configure(db);
+    configure(db, options);
     migrate(db);
     // After migrating, which runs with foreign keys off; outside any transaction, where this pragma is a no-op.
     db.pragma('foreign_keys = ON');
@@ -49,16 +68,18 @@ export function openSqliteStore(path: string): Store {
   }
 }
 
-function configure(db: Database.Database): void {
+/** Journal and flush settings of a new connection (exported for the tests, which read the pragmas back). */
+export function configure(db: Database.Database, { synchronous = 'full' }: SqliteStoreOptions = {}): void {
+  if (!SYNCHRONOUS_MODES.includes(synchronous)) {
+    throw new Error(`synchronous must be one of ${SYNCHRONOUS_MODES.join(', ')}, not ${String(synchronous)}`);
+  }
   if (db.memory) return;
   // WAL: readers do not block the writer, and a commit is one append to the log.
   const mode = db.pragma('journal_mode = WAL', { simple: true });
   if (mode !== 'wal') throw new Error(`cannot use WAL journal mode on ${db.name} (got ${String(mode)})`);
-  // FULL: every commit fsyncs the log before the transaction returns, so an acknowledged write is on disk,
-  // not only in the OS page cache. With NORMAL, WAL commits are fsynced only at checkpoints: they survive
-  // the process being killed (the kernel still writes the page cache out) but not an OS crash or power loss
-  // right after the acknowledgement. Our durability promise is "acknowledged means stored", so FULL.
-  db.pragma('synchronous = FULL');
+  // FULL by default: our durability promise is "acknowledged means stored", on disk and not only in the OS
+  // page cache. NORMAL trades the last transactions on an OS crash or power loss for speed (see Synchronous).
+  db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
 }
 
 /** A statement bound by name (`@column`), run only while its store's transaction is active. */
@@ -69,18 +90,51 @@ interface Query<P extends object, R> {
   run(params: P): number;
 }
 
-type Prepare = <P extends object, R = never>(sql: string) => Query<P, R>;
+interface QueryOptions {
+  /**
+   * Rows as arrays of values in column order, not objects: better-sqlite3 builds an object with a property
+   * per column, which costs about as much as the query itself on a page of records.
+   */
+  raw?: boolean;
+  /** The tables a write statement may change (cascades included), whose generation it moves on. */
+  writes?: readonly TableName[];
+}
+
+export type Prepare = <P extends object, R = never>(sql: string, options?: QueryOptions) => Query<P, R>;
+
+/** A row's values in column order, as raw statements give them. */
+export type Values = unknown[];
 
 function sqliteStore(db: Database.Database): Store {
   let closed = false;
   let active = false;
 
+  // Generations (see Store.generation): a count of writes per table through this connection, plus a count
+  // of the commits seen from other connections (SQLite's data_version moves only for those).
+  const written: Record<TableName, number> = {
+    accounts: 0,
+    tokens: 0,
+    zones: 0,
+    filters: 0,
+    firewallRules: 0,
+    wafSettings: 0,
+    wafOverrides: 0,
+    pageRules: 0,
+    wafMigrations: 0,
+  };
+  const writtenInTransaction = new Set<TableName>();
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let seenDataVersion = dataVersion.get();
+  let otherCommits = 0;
+
   const guard = () => {
     if (closed) throw new Error('the store is closed');
     if (!active) throw new Error('store tables can only be used inside the work of store.transaction()');
   };
-  const prepare: Prepare = <P extends object, R>(sql: string): Query<P, R> => {
+  const prepare: Prepare = <P extends object, R>(sql: string, options: QueryOptions = {}): Query<P, R> => {
     const statement = db.prepare<[P], R>(sql);
+    if (options.raw) statement.raw(true);
+    const writes = options.writes ?? [];
     return {
       get(params: P) {
         guard();
@@ -92,7 +146,12 @@ function sqliteStore(db: Database.Database): Store {
       },
       run(params: P) {
         guard();
-        return statement.run(params).changes;
+        const changes = statement.run(params).changes;
+        for (const table of writes) {
+          written[table] += 1;
+          writtenInTransaction.add(table);
+        }
+        return changes;
       },
     };
   };
@@ -103,6 +162,7 @@ function sqliteStore(db: Database.Database): Store {
     zones: zoneTable(prepare),
     filters: filterTable(prepare),
     firewallRules: firewallRuleTable(prepare),
+    ...previousWafTables(prepare),
   };
   // IMMEDIATE (`.immediate`): the write lock is taken at BEGIN, so a transaction that reads then writes
   // cannot fail half-way with SQLITE_BUSY because another connection wrote in between.
@@ -125,7 +185,26 @@ function sqliteStore(db: Database.Database): Store {
         return runWork.immediate(work) as T;
       } finally {
         active = false;
+        // Once more at the end: a copy made inside the transaction after a write may hold rows that a
+        // rollback has just undone.
+        for (const table of writtenInTransaction) written[table] += 1;
+        writtenInTransaction.clear();
       }
+    },
+    generation(tables: readonly TableName[]): number {
+      if (closed) throw new Error('the store is closed');
+      // No other connection can reach an in-memory database.
+      if (!db.memory) {
+        const version = dataVersion.get();
+        if (version !== seenDataVersion) {
+          seenDataVersion = version;
+          otherCommits += 1;
+        }
+      }
+      // A sum of counters that only grow: it changes whenever one of them does.
+      let generation = otherCommits;
+      for (const table of tables) generation += written[table];
+      return generation;
     },
     close(): void {
       if (closed) return;
@@ -142,13 +221,13 @@ const isThenable = (value: unknown): boolean =>
 // ——— SQL shared by the tables ———
 
 /** `UPDATE table SET (every other column) WHERE (key columns)`: an update writes the whole record. */
-function updateSql(table: string, columns: readonly string[], keys: readonly string[]): string {
+export function updateSql(table: string, columns: readonly string[], keys: readonly string[]): string {
   const set = columns.filter((column) => !keys.includes(column)).map((column) => `${column} = @${column}`);
   const where = keys.map((column) => `${column} = @${column}`);
   return `UPDATE ${table} SET ${set.join(', ')} WHERE ${where.join(' AND ')}`;
 }
 
-const insertSql = (table: string, columns: readonly string[]): string =>
+export const insertSql = (table: string, columns: readonly string[]): string =>
   `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`;
 
 /** Insert, or update every other column of the row with the same id (keeping its place in creation order). */
@@ -171,33 +250,61 @@ const equals = (column: string, param: string): string => `(@${param} IS NULL OR
 const oneOf = (column: string, param: string): string =>
   `${column} IN (SELECT value FROM json_each(@${param}))`;
 
-/** A row-to-record conversion that passes "no row" through. */
-const orUndefined =
-  <R, T>(fromRow: (row: R) => T) =>
-  (row: R | undefined): T | undefined =>
-    row === undefined ? undefined : fromRow(row);
-
-const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
+export const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
 const optionalBit = (value: boolean | undefined): 0 | 1 | null => (value === undefined ? null : bit(value));
 const optionalJson = (values: readonly string[] | undefined): string | null =>
   values === undefined ? null : JSON.stringify(values);
+
+/** Each column's position in a select list, so that records are read from raw rows by name. */
+export function positions<C extends string>(columns: readonly C[]): Record<C, number> {
+  return Object.fromEntries(columns.map((column, index) => [column, index])) as Record<C, number>;
+}
+
+/** The select list of `columns`, each prefixed with a table alias (for joins). */
+const qualified = (alias: string, columns: readonly string[]): string =>
+  columns.map((column) => `${alias}.${column}`).join(', ');
+
+/** A record read from a raw row, starting at the value of index `at` (its columns in their order). */
+export type Read<T> = (values: Values, at: number) => T;
+
+/** A single-row raw statement, as a function giving the record or undefined. */
+export function reader<P extends object, T>(
+  prepare: Prepare,
+  sql: string,
+  read: Read<T>,
+): (params: P) => T | undefined {
+  const statement = prepare<P, Values>(sql, { raw: true });
+  return (params) => {
+    const values = statement.get(params);
+    return values === undefined ? undefined : read(values, 0);
+  };
+}
 
 interface Limit {
   limit: number;
   offset: number;
 }
 
+/** The SQL of one filtered list: `from` may hold an alias, `join` adds the columns of another table. */
+interface ListSql {
+  from: string;
+  join?: string;
+  columns: string;
+  where: string;
+  order: string;
+}
+
 /** The page and total count of one filtered list, in creation order; both read with the same `where`. */
-function pagedList<P extends object, R, T>(
+export function pagedList<P extends object, T>(
   prepare: Prepare,
-  table: string,
-  columns: readonly string[],
-  where: string,
-  toRecord: (row: R) => T,
+  sql: ListSql,
+  read: Read<T>,
 ): (params: P, page: PageRequest) => Page<T> {
-  const count = prepare<P, { n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`);
-  const select = prepare<P & Limit, R>(
-    `SELECT ${columns.join(', ')} FROM ${table} WHERE ${where} ORDER BY seq LIMIT @limit OFFSET @offset`,
+  // Every joined row has its partner (foreign keys): counting needs no join.
+  const count = prepare<P, { n: number }>(`SELECT count(*) AS n FROM ${sql.from} WHERE ${sql.where}`);
+  const select = prepare<P & Limit, Values>(
+    `SELECT ${sql.columns} FROM ${sql.from} ${sql.join ?? ''} WHERE ${sql.where} ORDER BY ${sql.order} LIMIT @limit OFFSET @offset`,
+    { raw: true },
   );
   return (params, page) => {
     if (
@@ -212,20 +319,27 @@ function pagedList<P extends object, R, T>(
     const offset = (page.page - 1) * page.perPage;
     // No query when the page starts after the last item.
     const items =
-      offset < totalCount ? select.all({ ...params, limit: page.perPage, offset }).map(toRecord) : [];
+      offset < totalCount
+        ? select.all({ ...params, limit: page.perPage, offset }).map((values) => read(values, 0))
+        : [];
     return { items, totalCount };
   };
 }
 
 /** Deletes the given ids one by one (at most a page of them), keeping those that existed, in request order. */
-function deleter(prepare: Prepare, table: string): (zoneId: string, ids: readonly string[]) => string[] {
+function deleter(
+  prepare: Prepare,
+  table: string,
+  writes: readonly TableName[],
+): (zoneId: string, ids: readonly string[]) => string[] {
   const remove = prepare<{ zone_id: string; id: string }>(
     `DELETE FROM ${table} WHERE zone_id = @zone_id AND id = @id`,
+    { writes },
   );
   return (zoneId, ids) => ids.filter((id) => remove.run({ zone_id: zoneId, id }) > 0);
 }
 
-function counter(prepare: Prepare, table: string): (zoneId: string) => number {
+export function counter(prepare: Prepare, table: string): (zoneId: string) => number {
   const count = prepare<{ zone_id: string }, { n: number }>(
     `SELECT count(*) AS n FROM ${table} WHERE zone_id = @zone_id`,
   );
@@ -233,7 +347,7 @@ function counter(prepare: Prepare, table: string): (zoneId: string) => number {
 }
 
 /** Checks that an update changed its row: updating a record that is not there is a bug, not a no-op. */
-function updatedOne(changes: number, what: string, id: string): void {
+export function updatedOne(changes: number, what: string, id: string): void {
   if (changes !== 1) throw new Error(`cannot update ${what} ${id}: no such record`);
 }
 
@@ -248,6 +362,7 @@ interface AccountRow {
 }
 
 const ACCOUNT_COLUMNS = ['id', 'name', 'email', 'api_key_hash', 'created_on'] as const;
+const ACCOUNT = positions(ACCOUNT_COLUMNS);
 
 const accountToRow = (account: AccountRecord): AccountRow => ({
   id: account.id,
@@ -257,26 +372,33 @@ const accountToRow = (account: AccountRecord): AccountRow => ({
   created_on: account.createdOn,
 });
 
-const accountFromRow = (row: AccountRow): AccountRecord => ({
-  id: row.id,
-  name: row.name,
-  email: row.email,
-  apiKeyHash: row.api_key_hash,
-  createdOn: row.created_on,
+const readAccount: Read<AccountRecord> = (values, at) => ({
+  id: values[at + ACCOUNT.id] as string,
+  name: values[at + ACCOUNT.name] as string,
+  email: values[at + ACCOUNT.email] as string,
+  apiKeyHash: values[at + ACCOUNT.api_key_hash] as string | null,
+  createdOn: values[at + ACCOUNT.created_on] as string,
 });
 
 function accountTable(prepare: Prepare): AccountTable {
   const select = `SELECT ${ACCOUNT_COLUMNS.join(', ')} FROM accounts`;
-  const byId = prepare<{ id: string }, AccountRow>(`${select} WHERE id = @id`);
-  const byEmail = prepare<{ email: string }, AccountRow>(`${select} WHERE email = @email`);
-  const byKey = prepare<{ hash: string }, AccountRow>(`${select} WHERE api_key_hash = @hash`);
-  const put = prepare<AccountRow>(upsertSql('accounts', ACCOUNT_COLUMNS));
+  const byId = reader<{ id: string }, AccountRecord>(prepare, `${select} WHERE id = @id`, readAccount);
+  const byEmail = reader<{ email: string }, AccountRecord>(
+    prepare,
+    `${select} WHERE email = @email`,
+    readAccount,
+  );
+  const byKey = reader<{ hash: string }, AccountRecord>(
+    prepare,
+    `${select} WHERE api_key_hash = @hash`,
+    readAccount,
+  );
+  const put = prepare<AccountRow>(upsertSql('accounts', ACCOUNT_COLUMNS), { writes: ['accounts'] });
   const count = prepare<object, { n: number }>('SELECT count(*) AS n FROM accounts');
-  const record = orUndefined(accountFromRow);
   return {
-    get: (id) => record(byId.get({ id })),
-    getByEmail: (email) => record(byEmail.get({ email })),
-    getByApiKeyHash: (hash) => record(byKey.get({ hash })),
+    get: (id) => byId({ id }),
+    getByEmail: (email) => byEmail({ email }),
+    getByApiKeyHash: (hash) => byKey({ hash }),
     put: (account) => void put.run(accountToRow(account)),
     count: () => count.get({})?.n ?? 0,
   };
@@ -296,6 +418,7 @@ interface TokenRow {
 }
 
 const TOKEN_COLUMNS = ['id', 'account_id', 'token_hash', 'zones', 'permissions', 'created_on'] as const;
+const TOKEN = positions(TOKEN_COLUMNS);
 
 const tokenToRow = (token: TokenRecord): TokenRow => ({
   id: token.id,
@@ -306,23 +429,24 @@ const tokenToRow = (token: TokenRecord): TokenRow => ({
   created_on: token.createdOn,
 });
 
-const tokenFromRow = (row: TokenRow): TokenRecord => ({
-  id: row.id,
-  accountId: row.account_id,
-  tokenHash: row.token_hash,
-  zones: JSON.parse(row.zones) as string[],
-  permissions: JSON.parse(row.permissions) as Permission[],
-  createdOn: row.created_on,
+const readToken: Read<TokenRecord> = (values, at) => ({
+  id: values[at + TOKEN.id] as string,
+  accountId: values[at + TOKEN.account_id] as string,
+  tokenHash: values[at + TOKEN.token_hash] as string,
+  zones: JSON.parse(values[at + TOKEN.zones] as string) as string[],
+  permissions: JSON.parse(values[at + TOKEN.permissions] as string) as Permission[],
+  createdOn: values[at + TOKEN.created_on] as string,
 });
 
 function tokenTable(prepare: Prepare): TokenTable {
-  const byHash = prepare<{ hash: string }, TokenRow>(
+  const byHash = reader<{ hash: string }, TokenRecord>(
+    prepare,
     `SELECT ${TOKEN_COLUMNS.join(', ')} FROM tokens WHERE token_hash = @hash`,
+    readToken,
   );
-  const put = prepare<TokenRow>(upsertSql('tokens', TOKEN_COLUMNS));
-  const record = orUndefined(tokenFromRow);
+  const put = prepare<TokenRow>(upsertSql('tokens', TOKEN_COLUMNS), { writes: ['tokens'] });
   return {
-    getByHash: (hash) => record(byHash.get({ hash })),
+    getByHash: (hash) => byHash({ hash }),
     put: (token) => void put.run(tokenToRow(token)),
   };
 }
@@ -340,6 +464,7 @@ interface ZoneRow {
 }
 
 const ZONE_COLUMNS = ['id', 'name', 'plan', 'account_id', 'paused', 'created_on', 'modified_on'] as const;
+const ZONE = positions(ZONE_COLUMNS);
 
 const zoneToRow = (zone: ZoneRecord): ZoneRow => ({
   id: zone.id,
@@ -351,20 +476,20 @@ const zoneToRow = (zone: ZoneRecord): ZoneRow => ({
   modified_on: zone.modifiedOn,
 });
 
-const zoneFromRow = (row: ZoneRow): ZoneRecord => ({
-  id: row.id,
-  name: row.name,
-  plan: storedPlan(row),
-  accountId: row.account_id,
-  paused: row.paused === 1,
-  createdOn: row.created_on,
-  modifiedOn: row.modified_on,
+const readZone: Read<ZoneRecord> = (values, at) => ({
+  id: values[at + ZONE.id] as string,
+  name: values[at + ZONE.name] as string,
+  plan: storedPlan(values[at + ZONE.id] as string, values[at + ZONE.plan] as string),
+  accountId: values[at + ZONE.account_id] as string,
+  paused: values[at + ZONE.paused] === 1,
+  createdOn: values[at + ZONE.created_on] as string,
+  modifiedOn: values[at + ZONE.modified_on] as string,
 });
 
 /** The schema leaves plans open (see ./migrations.ts); one this code does not know is refused, not passed on. */
-function storedPlan(row: ZoneRow): Plan {
-  const plan = parsePlan(row.plan);
-  if (plan === undefined) throw new Error(`zone ${row.id} has an unknown plan "${row.plan}"`);
+function storedPlan(zoneId: string, stored: string): Plan {
+  const plan = parsePlan(stored);
+  if (plan === undefined) throw new Error(`zone ${zoneId} has an unknown plan "${stored}"`);
   return plan;
 }
 
@@ -376,29 +501,33 @@ interface ZoneListParams {
   name: string | null;
 }
 
+/** Deleting a zone deletes its filters and firewall rules with it (ON DELETE CASCADE). */
+const ZONE_WRITES: readonly TableName[] = ['zones', 'filters', 'firewallRules', ...PREVIOUS_WAF_TABLES];
+
 function zoneTable(prepare: Prepare): ZoneTable {
   const select = `SELECT ${ZONE_COLUMNS.join(', ')} FROM zones`;
-  const byId = prepare<{ id: string }, ZoneRow>(`${select} WHERE id = @id`);
-  const byName = prepare<{ name: string }, ZoneRow>(`${select} WHERE name = @name`);
-  const list = pagedList<ZoneListParams, ZoneRow, ZoneRecord>(
+  const byId = reader<{ id: string }, ZoneRecord>(prepare, `${select} WHERE id = @id`, readZone);
+  const byName = reader<{ name: string }, ZoneRecord>(prepare, `${select} WHERE name = @name`, readZone);
+  const list = pagedList<ZoneListParams, ZoneRecord>(
     prepare,
-    'zones',
-    ZONE_COLUMNS,
-    [
-      `(@account_ids IS NULL OR ${oneOf('account_id', 'account_ids')})`,
-      `(@ids_or_names IS NULL OR ${oneOf('id', 'ids_or_names')} OR ${oneOf('name', 'ids_or_names')})`,
-      equals('name', 'name'),
-    ].join(' AND '),
-    zoneFromRow,
+    {
+      from: 'zones',
+      columns: ZONE_COLUMNS.join(', '),
+      where: [
+        `(@account_ids IS NULL OR ${oneOf('account_id', 'account_ids')})`,
+        `(@ids_or_names IS NULL OR ${oneOf('id', 'ids_or_names')} OR ${oneOf('name', 'ids_or_names')})`,
+        equals('name', 'name'),
+      ].join(' AND '),
+      order: 'seq',
+    },
+    readZone,
   );
-  const insert = prepare<ZoneRow>(insertSql('zones', ZONE_COLUMNS));
-  const update = prepare<ZoneRow>(updateSql('zones', ZONE_COLUMNS, ['id']));
-  // Its filters and firewall rules go with it: ON DELETE CASCADE.
-  const remove = prepare<{ id: string }>('DELETE FROM zones WHERE id = @id');
-  const record = orUndefined(zoneFromRow);
+  const insert = prepare<ZoneRow>(insertSql('zones', ZONE_COLUMNS), { writes: ['zones'] });
+  const update = prepare<ZoneRow>(updateSql('zones', ZONE_COLUMNS, ['id']), { writes: ['zones'] });
+  const remove = prepare<{ id: string }>('DELETE FROM zones WHERE id = @id', { writes: ZONE_WRITES });
   return {
-    get: (id) => record(byId.get({ id })),
-    getByName: (name) => record(byName.get({ name })),
+    get: (id) => byId({ id }),
+    getByName: (name) => byName({ name }),
     list: (query: ZoneQuery, page) =>
       list(
         {
@@ -439,6 +568,7 @@ const FILTER_COLUMNS = [
   'created_on',
   'modified_on',
 ] as const;
+const FILTER = positions(FILTER_COLUMNS);
 
 const filterToRow = (filter: FilterRecord): FilterRow => ({
   id: filter.id,
@@ -452,16 +582,16 @@ const filterToRow = (filter: FilterRecord): FilterRow => ({
   modified_on: filter.modifiedOn,
 });
 
-const filterFromRow = (row: FilterRow): FilterRecord => ({
-  id: row.id,
-  zoneId: row.zone_id,
-  expression: row.expression,
-  description: row.description,
-  paused: row.paused === 1,
-  ref: row.ref,
-  createdWithRule: row.created_with_rule,
-  createdOn: row.created_on,
-  modifiedOn: row.modified_on,
+const readFilter: Read<FilterRecord> = (values, at) => ({
+  id: values[at + FILTER.id] as string,
+  zoneId: values[at + FILTER.zone_id] as string,
+  expression: values[at + FILTER.expression] as string,
+  description: values[at + FILTER.description] as string,
+  paused: values[at + FILTER.paused] === 1,
+  ref: values[at + FILTER.ref] as string | null,
+  createdWithRule: values[at + FILTER.created_with_rule] as string | null,
+  createdOn: values[at + FILTER.created_on] as string,
+  modifiedOn: values[at + FILTER.modified_on] as string,
 });
 
 interface FilterListParams {
@@ -475,30 +605,38 @@ interface FilterListParams {
 
 function filterTable(prepare: Prepare): FilterTable {
   const select = `SELECT ${FILTER_COLUMNS.join(', ')} FROM filters`;
-  const byId = prepare<{ zone_id: string; id: string }, FilterRow>(
-    `${select} WHERE zone_id = @zone_id AND id = @id`,
-  );
-  const byExpression = prepare<{ zone_id: string; expression: string }, FilterRow>(
-    `${select} WHERE zone_id = @zone_id AND expression = @expression`,
-  );
-  const list = pagedList<FilterListParams, FilterRow, FilterRecord>(
+  const byId = reader<{ zone_id: string; id: string }, FilterRecord>(
     prepare,
-    'filters',
-    FILTER_COLUMNS,
-    [
-      'zone_id = @zone_id',
-      equals('id', 'id'),
-      contains('expression', 'expression'),
-      contains('description', 'description'),
-      equals('ref', 'ref'),
-      equals('paused', 'paused'),
-    ].join(' AND '),
-    filterFromRow,
+    `${select} WHERE zone_id = @zone_id AND id = @id`,
+    readFilter,
+  );
+  const byExpression = reader<{ zone_id: string; expression: string }, FilterRecord>(
+    prepare,
+    `${select} WHERE zone_id = @zone_id AND expression = @expression`,
+    readFilter,
+  );
+  const list = pagedList<FilterListParams, FilterRecord>(
+    prepare,
+    {
+      from: 'filters',
+      columns: FILTER_COLUMNS.join(', '),
+      where: [
+        'zone_id = @zone_id',
+        equals('id', 'id'),
+        contains('expression', 'expression'),
+        contains('description', 'description'),
+        equals('ref', 'ref'),
+        equals('paused', 'paused'),
+      ].join(' AND '),
+      order: 'seq',
+    },
+    readFilter,
   );
   // A second filter with the same expression in a zone violates UNIQUE (zone_id, expression) and throws.
-  const insert = prepare<FilterRow>(insertSql('filters', FILTER_COLUMNS));
-  const update = prepare<FilterRow>(updateSql('filters', FILTER_COLUMNS, ['id', 'zone_id']));
-  const record = orUndefined(filterFromRow);
+  const insert = prepare<FilterRow>(insertSql('filters', FILTER_COLUMNS), { writes: ['filters'] });
+  const update = prepare<FilterRow>(updateSql('filters', FILTER_COLUMNS, ['id', 'zone_id']), {
+    writes: ['filters'],
+  });
   return {
     list: (zoneId, query: FilterQuery, page) =>
       list(
@@ -512,12 +650,12 @@ function filterTable(prepare: Prepare): FilterTable {
         },
         page,
       ),
-    get: (zoneId, id) => record(byId.get({ zone_id: zoneId, id })),
-    getByExpression: (zoneId, expression) => record(byExpression.get({ zone_id: zoneId, expression })),
+    get: (zoneId, id) => byId({ zone_id: zoneId, id }),
+    getByExpression: (zoneId, expression) => byExpression({ zone_id: zoneId, expression }),
     insert: (filter) => void insert.run(filterToRow(filter)),
     update: (filter) => updatedOne(update.run(filterToRow(filter)), 'filter', filter.id),
     // A filter that a firewall rule still uses cannot be deleted (foreign key): the delete throws.
-    delete: deleter(prepare, 'filters'),
+    delete: deleter(prepare, 'filters', ['filters']),
     count: counter(prepare, 'filters'),
   };
 }
@@ -552,6 +690,7 @@ const FIREWALL_RULE_COLUMNS = [
   'created_on',
   'modified_on',
 ] as const;
+const RULE = positions(FIREWALL_RULE_COLUMNS);
 
 const firewallRuleToRow = (rule: FirewallRuleRecord): FirewallRuleRow => ({
   id: rule.id,
@@ -567,19 +706,32 @@ const firewallRuleToRow = (rule: FirewallRuleRecord): FirewallRuleRow => ({
   modified_on: rule.modifiedOn,
 });
 
-const firewallRuleFromRow = (row: FirewallRuleRow): FirewallRuleRecord => ({
-  id: row.id,
-  zoneId: row.zone_id,
-  filterId: row.filter_id,
-  action: row.action as FirewallRuleAction,
-  priority: row.priority,
-  paused: row.paused === 1,
-  description: row.description,
-  ref: row.ref,
-  products: JSON.parse(row.products) as string[],
-  createdOn: row.created_on,
-  modifiedOn: row.modified_on,
+const readFirewallRule: Read<FirewallRuleRecord> = (values, at) => ({
+  id: values[at + RULE.id] as string,
+  zoneId: values[at + RULE.zone_id] as string,
+  filterId: values[at + RULE.filter_id] as string,
+  action: values[at + RULE.action] as FirewallRuleAction,
+  priority: values[at + RULE.priority] as number | null,
+  paused: values[at + RULE.paused] === 1,
+  description: values[at + RULE.description] as string,
+  ref: values[at + RULE.ref] as string | null,
+  products: JSON.parse(values[at + RULE.products] as string) as string[],
+  createdOn: values[at + RULE.created_on] as string,
+  modifiedOn: values[at + RULE.modified_on] as string,
 });
+
+/** A rule's columns then its filter's, from the join below. */
+const readRuleWithFilter: Read<FirewallRuleWithFilter> = (values, at) => ({
+  rule: readFirewallRule(values, at),
+  filter: readFilter(values, at + FIREWALL_RULE_COLUMNS.length),
+});
+
+/** Rules (alias `r`) with their filters (alias `f`), one row each: the API never shows a rule without it. */
+const RULE_WITH_FILTER = {
+  from: 'firewall_rules r',
+  join: 'JOIN filters f ON f.zone_id = r.zone_id AND f.id = r.filter_id',
+  columns: `${qualified('r', FIREWALL_RULE_COLUMNS)}, ${qualified('f', FILTER_COLUMNS)}`,
+};
 
 interface FirewallRuleListParams {
   zone_id: string;
@@ -590,31 +742,43 @@ interface FirewallRuleListParams {
 }
 
 function firewallRuleTable(prepare: Prepare): FirewallRuleTable {
-  const byId = prepare<{ zone_id: string; id: string }, FirewallRuleRow>(
-    `SELECT ${FIREWALL_RULE_COLUMNS.join(', ')} FROM firewall_rules WHERE zone_id = @zone_id AND id = @id`,
-  );
-  const list = pagedList<FirewallRuleListParams, FirewallRuleRow, FirewallRuleRecord>(
+  const byId = reader<{ zone_id: string; id: string }, FirewallRuleRecord>(
     prepare,
-    'firewall_rules',
-    FIREWALL_RULE_COLUMNS,
-    [
-      'zone_id = @zone_id',
-      equals('id', 'id'),
-      equals('action', 'action'),
-      contains('description', 'description'),
-      equals('paused', 'paused'),
-    ].join(' AND '),
-    firewallRuleFromRow,
+    `SELECT ${FIREWALL_RULE_COLUMNS.join(', ')} FROM firewall_rules WHERE zone_id = @zone_id AND id = @id`,
+    readFirewallRule,
+  );
+  const withFilterById = reader<{ zone_id: string; id: string }, FirewallRuleWithFilter>(
+    prepare,
+    `SELECT ${RULE_WITH_FILTER.columns} FROM ${RULE_WITH_FILTER.from} ${RULE_WITH_FILTER.join}
+      WHERE r.zone_id = @zone_id AND r.id = @id`,
+    readRuleWithFilter,
+  );
+  const list = pagedList<FirewallRuleListParams, FirewallRuleWithFilter>(
+    prepare,
+    {
+      ...RULE_WITH_FILTER,
+      where: [
+        'r.zone_id = @zone_id',
+        equals('r.id', 'id'),
+        equals('r.action', 'action'),
+        contains('r.description', 'description'),
+        equals('r.paused', 'paused'),
+      ].join(' AND '),
+      order: 'r.seq',
+    },
+    readRuleWithFilter,
   );
   // The filter must be one of the rule's zone: FOREIGN KEY (zone_id, filter_id).
-  const insert = prepare<FirewallRuleRow>(insertSql('firewall_rules', FIREWALL_RULE_COLUMNS));
+  const insert = prepare<FirewallRuleRow>(insertSql('firewall_rules', FIREWALL_RULE_COLUMNS), {
+    writes: ['firewallRules'],
+  });
   const update = prepare<FirewallRuleRow>(
     updateSql('firewall_rules', FIREWALL_RULE_COLUMNS, ['id', 'zone_id']),
+    { writes: ['firewallRules'] },
   );
   const using = prepare<{ zone_id: string; filter_id: string }, { n: number }>(
     'SELECT count(*) AS n FROM firewall_rules WHERE zone_id = @zone_id AND filter_id = @filter_id',
   );
-  const record = orUndefined(firewallRuleFromRow);
   return {
     list: (zoneId, query: FirewallRuleQuery, page) =>
       list(
@@ -627,10 +791,11 @@ function firewallRuleTable(prepare: Prepare): FirewallRuleTable {
         },
         page,
       ),
-    get: (zoneId, id) => record(byId.get({ zone_id: zoneId, id })),
+    get: (zoneId, id) => byId({ zone_id: zoneId, id }),
+    getWithFilter: (zoneId, id) => withFilterById({ zone_id: zoneId, id }),
     insert: (rule) => void insert.run(firewallRuleToRow(rule)),
     update: (rule) => updatedOne(update.run(firewallRuleToRow(rule)), 'firewall rule', rule.id),
-    delete: deleter(prepare, 'firewall_rules'),
+    delete: deleter(prepare, 'firewall_rules', ['firewallRules']),
     count: counter(prepare, 'firewall_rules'),
     countUsing: (zoneId, filterId) => using.get({ zone_id: zoneId, filter_id: filterId })?.n ?? 0,
   };

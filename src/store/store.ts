@@ -1,4 +1,12 @@
 import type { Plan } from '../scheme/profile.js';
+import type {
+  PageRuleTable,
+  WafMigrationTable,
+  WafOverrideTable,
+  WafSettingTable,
+} from './previous-waf-store.js';
+
+export type * from './previous-waf-store.js';
 
 /**
  * The service's storage, as an interface: the SQLite implementation (./sqlite.ts) is the default, and a
@@ -12,6 +20,13 @@ import type { Plan } from '../scheme/profile.js';
 export interface Store {
   /** Runs `work` atomically: if it throws, nothing it wrote is kept, and the error is rethrown. */
   transaction<T>(work: (tx: StoreTransaction) => T): T;
+  /**
+   * A number that changes whenever rows of these tables may have changed: after a write to one of them
+   * through this store (whether its transaction commits or rolls back), and after any commit to the same
+   * database by another connection or process. While it stays the same, what was read from those tables
+   * still holds, so an in-memory copy of their data may key on it. Callable outside transactions.
+   */
+  generation(tables: readonly TableName[]): number;
   /** Closes the store; later calls throw. Safe to call twice. */
   close(): void;
 }
@@ -22,7 +37,14 @@ export interface StoreTransaction {
   readonly zones: ZoneTable;
   readonly filters: FilterTable;
   readonly firewallRules: FirewallRuleTable;
+  // The previous WAF and its migration (./previous-waf-store.ts).
+  readonly wafSettings: WafSettingTable;
+  readonly wafOverrides: WafOverrideTable;
+  readonly pageRules: PageRuleTable;
+  readonly wafMigrations: WafMigrationTable;
 }
+
+export type TableName = keyof StoreTransaction;
 
 export type Permission = 'read' | 'edit';
 
@@ -98,6 +120,12 @@ export interface FirewallRuleRecord {
   products: string[];
   createdOn: string;
   modifiedOn: string;
+}
+
+/** A firewall rule with its filter (read in one query, as the API always shows them together). */
+export interface FirewallRuleWithFilter {
+  rule: FirewallRuleRecord;
+  filter: FilterRecord;
 }
 
 /** One page of a list, in creation order, with the number of items over all pages. */
@@ -178,8 +206,9 @@ export interface FirewallRuleQuery {
 }
 
 export interface FirewallRuleTable {
-  list(zoneId: string, query: FirewallRuleQuery, page: PageRequest): Page<FirewallRuleRecord>;
+  list(zoneId: string, query: FirewallRuleQuery, page: PageRequest): Page<FirewallRuleWithFilter>;
   get(zoneId: string, id: string): FirewallRuleRecord | undefined;
+  getWithFilter(zoneId: string, id: string): FirewallRuleWithFilter | undefined;
   insert(rule: FirewallRuleRecord): void;
   update(rule: FirewallRuleRecord): void;
   /** Deletes the rules that exist; returns their ids. */

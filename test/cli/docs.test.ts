@@ -120,6 +120,7 @@ function sampleValue(command: string, option: string): string {
     '--port': '0',
     '--db': ':memory:',
     '--config': 'no-such-config.yaml',
+    '--synchronous': 'normal',
   };
   const value = samples[option];
   if (value === undefined) throw new Error(`docs.test.ts: add a sample value for ${option}`);

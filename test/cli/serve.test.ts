@@ -135,4 +135,30 @@ describe('cfrules serve', { timeout: 30_000 }, () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--port must be a number/);
   });
+
+  it('keeps writes made with --synchronous normal, and refuses another mode', async () => {
+    const db = join(dir, 'normal.db');
+    const file = join(dir, 'normal.yaml');
+    writeFileSync(file, config);
+    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const one = await startServe(['--port', '0', '--db', db, '--config', file, '--synchronous', 'normal']);
+    const created = await fetch(`${one.url}/zones/${ZONE}/filters`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify([{ expression: 'http.host eq "kept.example"' }]),
+    });
+    expect(created.status).toBe(200);
+    expect(await one.stop('SIGTERM')).toBe(0);
+
+    const two = await startServe(['--port', '0', '--db', db, '--config', file]);
+    const listed = (await (await fetch(`${two.url}/zones/${ZONE}/filters`, { headers })).json()) as Json;
+    expect(listed.result.map((f: { expression: string }) => f.expression)).toEqual([
+      'http.host eq "kept.example"',
+    ]);
+    expect(await two.stop('SIGTERM')).toBe(0);
+
+    const bad = await cfrules(['serve', '--synchronous', 'off']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--synchronous must be full or normal, not 'off'/);
+  });
 });

@@ -43,7 +43,7 @@ export function setup(plan: Plan = 'business') {
 export const snapshot = (store: Store, zoneId: string) =>
   store.transaction((tx) => ({
     filters: tx.filters.list(zoneId, {}, { page: 1, perPage: 10_000 }).items,
-    rules: tx.firewallRules.list(zoneId, {}, { page: 1, perPage: 10_000 }).items,
+    rules: tx.firewallRules.list(zoneId, {}, { page: 1, perPage: 10_000 }).items.map(({ rule }) => rule),
   }));
 
 /** The ServiceError `run` throws; fails the test when it throws nothing or something else. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, schemaVersion } from '../../src/store/migrations.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { configure, openSqliteStore } from '../../src/store/sqlite.js';
 import type {
   AccountRecord,
   FilterRecord,
@@ -233,6 +233,34 @@ describe('SQLite store', () => {
       expect(run((tx) => tx.firewallRules.get(z.id, full.id))).toEqual(changed);
     });
 
+    it('firewall rules with their own filters, in one list or by id', () => {
+      const z = zoneFixture();
+      const other = zoneFixture();
+      const [f1, f2] = [filter(z.id, { ref: 'one' }), filter(z.id, { paused: true })];
+      const r1 = rule(z.id, f2.id, { description: 'first' });
+      const r2 = rule(z.id, f1.id, { ref: 'second', products: ['waf'], action: 'bypass' });
+      const r3 = rule(z.id, f2.id);
+      run((tx) => {
+        for (const f of [f1, f2]) tx.filters.insert(f);
+        for (const r of [r1, r2, r3]) tx.firewallRules.insert(r);
+      });
+      run((tx) => {
+        expect(tx.firewallRules.list(z.id, {}, { page: 1, perPage: 2 })).toEqual({
+          items: [
+            { rule: r1, filter: f2 },
+            { rule: r2, filter: f1 },
+          ],
+          totalCount: 3,
+        });
+        expect(tx.firewallRules.list(z.id, { description: 'FIRST' }, all).items).toEqual([
+          { rule: r1, filter: f2 },
+        ]);
+        expect(tx.firewallRules.getWithFilter(z.id, r3.id)).toEqual({ rule: r3, filter: f2 });
+        expect(tx.firewallRules.getWithFilter(other.id, r3.id)).toBeUndefined();
+        expect(tx.firewallRules.getWithFilter(z.id, 'f'.repeat(32))).toBeUndefined();
+      });
+    });
+
     it('refuses to update a record that is not there, or to move it to another zone', () => {
       const z = zoneFixture();
       const other = zoneFixture();
@@ -333,7 +361,7 @@ describe('SQLite store', () => {
         for (const r of [r1, r2, r3]) tx.firewallRules.insert(r);
       });
       const list = (query: Parameters<StoreTransaction['firewallRules']['list']>[1]) =>
-        ids(run((tx) => tx.firewallRules.list(z.id, query, all)));
+        run((tx) => tx.firewallRules.list(z.id, query, all)).items.map(({ rule }) => rule.id);
       expect(list({})).toEqual([r1.id, r2.id, r3.id]);
       expect(list({ id: r3.id })).toEqual([r3.id]);
       expect(list({ action: 'block' })).toEqual([r1.id, r3.id]);
@@ -539,6 +567,54 @@ describe('SQLite store', () => {
     });
   });
 
+  describe('generations', () => {
+    it('move on with every write to a table (cascades included), and only then', () => {
+      const z = zoneFixture();
+      const generations = () => ({
+        credentials: store.generation(['accounts', 'tokens']),
+        zones: store.generation(['zones']),
+        filters: store.generation(['filters']),
+        rules: store.generation(['firewallRules']),
+      });
+      const before = generations();
+      run((tx) => [tx.zones.get(z.id), tx.filters.list(z.id, {}, all), tx.tokens.getByHash('x')]);
+      expect(generations()).toEqual(before);
+
+      const f = filter(z.id);
+      run((tx) => tx.filters.insert(f));
+      const afterFilter = generations();
+      expect(afterFilter).toMatchObject({ credentials: before.credentials, zones: before.zones });
+      expect(afterFilter.filters).not.toBe(before.filters);
+      expect(afterFilter.rules).toBe(before.rules);
+
+      run((tx) => tx.tokens.put(token(z.accountId)));
+      expect(generations().credentials).not.toBe(before.credentials);
+
+      // Deleting the zone deletes its filters and rules too.
+      const beforeDelete = generations();
+      run((tx) => tx.zones.delete(z.id));
+      const afterDelete = generations();
+      for (const table of ['zones', 'filters', 'rules'] as const) {
+        expect(afterDelete[table]).not.toBe(beforeDelete[table]);
+      }
+      expect(afterDelete.credentials).toBe(beforeDelete.credentials);
+    });
+
+    it('move on when a transaction that wrote rolls back, after anything read inside it', () => {
+      const z = zoneFixture();
+      let inside = 0;
+      expect(() =>
+        run((tx) => {
+          tx.filters.insert(filter(z.id));
+          // What a cache would record here holds the insert that the rollback undoes.
+          inside = store.generation(['filters']);
+          throw new Error('rolled back');
+        }),
+      ).toThrow('rolled back');
+      expect(store.generation(['filters'])).not.toBe(inside);
+    });
+  });
+
   describe('close', () => {
     it('makes later calls throw, and is harmless twice', () => {
       const leaked = run((tx) => tx);
@@ -609,6 +685,57 @@ describe('SQLite store files', () => {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       raw.close();
+    }
+  });
+
+  it('flush every commit (synchronous=FULL) unless told synchronous=normal, and refuse other modes', () => {
+    // synchronous is a setting of each connection, so it is read back on the connection configured.
+    const levels = { full: 2, normal: 1 } as const;
+    for (const [mode, level] of [
+      [undefined, levels.full],
+      ['full', levels.full],
+      ['normal', levels.normal],
+    ] as const) {
+      const db = new Database(path);
+      try {
+        configure(db, { synchronous: mode });
+        expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+        expect(db.pragma('synchronous', { simple: true })).toBe(level);
+      } finally {
+        db.close();
+      }
+    }
+    // @ts-expect-error: a mode from an untyped caller (a config file, JavaScript)
+    expect(() => openSqliteStore(path, { synchronous: 'off' })).toThrow(
+      'synchronous must be one of full, normal, not off',
+    );
+    const normal = openSqliteStore(path, { synchronous: 'normal' });
+    const a = account();
+    normal.transaction((tx) => tx.accounts.put(a));
+    normal.close();
+    const reopened = openSqliteStore(path);
+    try {
+      expect(reopened.transaction((tx) => tx.accounts.get(a.id))).toEqual(a);
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('see the commits of another connection to the same file as a new generation of every table', () => {
+    const first = openSqliteStore(path);
+    const second = openSqliteStore(path);
+    try {
+      const a = account();
+      const before = first.generation(['accounts']);
+      const filters = first.generation(['filters']);
+      expect(first.generation(['accounts'])).toBe(before);
+      second.transaction((tx) => tx.accounts.put(a));
+      expect(first.generation(['accounts'])).not.toBe(before);
+      expect(first.generation(['filters'])).not.toBe(filters);
+      expect(first.transaction((tx) => tx.accounts.get(a.id))).toEqual(a);
+    } finally {
+      first.close();
+      second.close();
     }
   });
 

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { API_PREFIX, buildApp } from '../../http/app.js';
 import { applyConfig, bootstrap, ConfigError, type FirstStart, readConfig } from '../../service/setup.js';
-import { openSqliteStore } from '../../store/sqlite.js';
+import { openSqliteStore, SYNCHRONOUS_MODES, type Synchronous } from '../../store/sqlite.js';
 import type { Store } from '../../store/store.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 
@@ -11,6 +11,7 @@ const serveOptions = {
   port: { type: 'string', default: '8787' },
   db: { type: 'string', default: './cfrules.db' },
   config: { type: 'string' },
+  synchronous: { type: 'string', default: 'full' },
 } as const;
 
 export const serveCommand: Command = {
@@ -30,6 +31,12 @@ Bearer TOKEN (see docs/api.md).
       --config PATH    accounts, credentials and zones to declare (YAML or
                        JSON), applied at every start; applying it again
                        changes nothing
+      --synchronous MODE
+                       full (default): every write is on disk before its
+                       answer; normal: faster writes, but an OS crash or
+                       power loss can lose the last acknowledged ones (the
+                       database stays consistent; a crash of cfrules alone
+                       loses nothing)
   -h, --help           show this help
 
 With no --config and an empty database, the first start creates an account,
@@ -47,7 +54,11 @@ port), 2 usage error.
     if (!/^\d+$/.test(values.port) || port > 65535) {
       throw new UsageError(`--port must be a number from 0 to 65535, not '${values.port}'`);
     }
-    return serve({ host: values.host, port, db: values.db, config: values.config }, io);
+    const synchronous = values.synchronous as Synchronous;
+    if (!SYNCHRONOUS_MODES.includes(synchronous)) {
+      throw new UsageError(`--synchronous must be full or normal, not '${values.synchronous}'`);
+    }
+    return serve({ host: values.host, port, db: values.db, config: values.config, synchronous }, io);
   },
 };
 
@@ -56,6 +67,7 @@ interface ServeOptions {
   port: number;
   db: string;
   config: string | undefined;
+  synchronous: Synchronous;
 }
 
 async function serve(options: ServeOptions, io: CliIo): Promise<number> {
@@ -65,7 +77,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   };
   let store: Store;
   try {
-    store = openSqliteStore(options.db);
+    store = openSqliteStore(options.db, { synchronous: options.synchronous });
   } catch (error) {
     return fail(`cannot open the database ${options.db}: ${(error as Error).message}`);
   }

@@ -1,0 +1,227 @@
+import type { Store, StoreTransaction, WafMigrationState, ZoneRecord } from '../store/store.js';
+import { type ApiMessage, at, CODES, ServiceError } from './errors.js';
+import { now } from './ids.js';
+import { pageRuleWafEffect } from './page-rules.js';
+import { type QueryParams, queryString } from './pagination.js';
+import { assertWafPlan, migrationState, previousWafRetired, ZoneWaf } from './previous-waf-state.js';
+import { type BypassRule, type MigrationConfig, migrationConfig } from './waf-migration-config.js';
+
+/**
+ * The migration from the previous WAF managed rules to the new WAF Managed Rules (`/zones/{zone_id}/
+ * waf_migration/…` and the entry point PUT with `waf_migration`). States (docs/api.md §7):
+ *
+ *   start ──pending──────────────► complete     Pro, Business, Enterprise: the new WAF replaces the old
+ *   start ──validation──► validation ──pending──► complete    Enterprise only: both run (new first) meanwhile
+ *
+ * `complete` is final: the previous WAF APIs answer 410 from then on, and page-rule WAF settings no
+ * longer apply. A refused transition changes nothing.
+ */
+
+/** Firewall rules to migrate (bypassing the WAF) a zone may have; above, the migration needs support. */
+export const MIGRATION_LIMITS = { bypassRules: 200, expressionBytes: 4096 } as const;
+
+export type WafMigrationMode = 'pending' | 'validation';
+
+export interface CheckResult {
+  compatible: boolean;
+  migration_state: WafMigrationState;
+}
+
+export interface StatusResult {
+  migration_state: WafMigrationState;
+  old_waf_status: 'enabled' | 'disabled';
+  new_waf_status: 'enabled' | 'disabled';
+  /** When the zone entered its state (for `start`, when the zone was created). */
+  created: string;
+  /** `defaults` while nothing was recorded, `zone` once the migration started. */
+  source: 'defaults' | 'zone';
+}
+
+const invalidQuery = (message: string) => new ServiceError('bad-request', at(CODES.invalidQuery, message));
+
+/** `phase_two`: `1` (phase two, the current rules) or absent / `0` (phase one). */
+function phaseTwo(query: QueryParams): boolean {
+  const value = queryString(query, 'phase_two');
+  if (value === undefined || value === '0') return false;
+  if (value === '1') return true;
+  throw invalidQuery('phase_two must be 1 (or 0, for the phase-one rules)');
+}
+
+/**
+ * The migration an entry-point PUT asks for: `waf_migration` = `pending`/`1` or `validation`/`2`, which
+ * needs `phase_two=1`; undefined without `waf_migration` (an ordinary update of the entry point).
+ */
+export function wafMigrationMode(query: QueryParams): WafMigrationMode | undefined {
+  const value = queryString(query, 'waf_migration');
+  if (value === undefined) return undefined;
+  const mode = ({ pending: 'pending', '1': 'pending', validation: 'validation', '2': 'validation' } as const)[
+    value as 'pending'
+  ];
+  if (mode === undefined) throw invalidQuery('waf_migration must be pending (1) or validation (2)');
+  if (!phaseTwo(query))
+    throw invalidQuery('waf_migration needs phase_two=1: phase one of the migration is over');
+  return mode;
+}
+
+/** The zone's firewall rules that bypass the WAF, with their filters' expressions. */
+function bypassRules(tx: StoreTransaction, zoneId: string): BypassRule[] {
+  const perPage = Math.max(1, tx.firewallRules.count(zoneId));
+  return tx.firewallRules
+    .list(zoneId, { action: 'bypass' }, { page: 1, perPage })
+    .items.filter(({ rule }) => rule.products.includes('waf'))
+    .map(({ rule, filter }) => ({
+      id: rule.id,
+      description: rule.description,
+      expression: filter.expression,
+      paused: rule.paused || filter.paused,
+    }));
+}
+
+const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/** Why a zone cannot migrate now (phase two): URI-based overrides, too many or too long rules to migrate. */
+function phaseTwoBlockers(tx: StoreTransaction, zoneId: string): ApiMessage[] {
+  const reasons: ApiMessage[] = [];
+  const overrides = tx.wafOverrides.count(zoneId);
+  if (overrides > 0) {
+    reasons.push(
+      at(
+        CODES.migrationHasOverrides,
+        `the zone has ${overrides} URI-based WAF override(s): delete them first (DELETE /zones/${zoneId}/firewall/waf/overrides/{id})`,
+      ),
+    );
+  }
+  const rules = bypassRules(tx, zoneId);
+  if (rules.length > MIGRATION_LIMITS.bypassRules) {
+    reasons.push(
+      at(
+        CODES.migrationTooManyRules,
+        `the zone has ${rules.length} firewall rules that bypass WAF managed rules to migrate; at most ${MIGRATION_LIMITS.bypassRules} can be migrated (contact support)`,
+      ),
+    );
+  }
+  for (const rule of rules) {
+    const bytes = utf8Bytes(rule.expression);
+    if (bytes > MIGRATION_LIMITS.expressionBytes) {
+      reasons.push(
+        at(
+          CODES.migrationExpressionTooLong,
+          `the expression of firewall rule ${rule.id} is ${bytes} bytes long; at most ${MIGRATION_LIMITS.expressionBytes} bytes can be migrated (contact support)`,
+        ),
+      );
+    }
+  }
+  return reasons;
+}
+
+/**
+ * Phase one (before 2022-09-19) only took zones whose WAF was off or ran the CloudFlare package alone
+ * (OWASP sensitivity `off`), with nothing that bypasses, enables or disables the WAF, and no overrides.
+ */
+function phaseOneBlockers(tx: StoreTransaction, zone: ZoneRecord): ApiMessage[] {
+  const reasons: ApiMessage[] = [];
+  const phaseOne = (message: string) => reasons.push(at(CODES.migrationPhaseOne, message));
+  if (ZoneWaf.read(tx, zone.id).owasp().pkg.sensitivity !== 'off')
+    phaseOne('the OWASP ModSecurity Core Rule Set is enabled (phase one needs its sensitivity off)');
+  const rules = bypassRules(tx, zone.id).length;
+  if (rules > 0) phaseOne(`${rules} firewall rule(s) bypass WAF managed rules`);
+  const pageRules = tx.pageRules.list(zone.id).filter((rule) => pageRuleWafEffect(rule) !== undefined).length;
+  if (pageRules > 0) phaseOne(`${pageRules} page rule(s) disable security or turn the WAF on or off`);
+  const overrides = tx.wafOverrides.count(zone.id);
+  if (overrides > 0) phaseOne(`the zone has ${overrides} URI-based WAF override(s)`);
+  return reasons;
+}
+
+export class WafMigrationService {
+  constructor(private readonly store: Store) {}
+
+  /** `{compatible, migration_state}`, and in `messages` why not when it is not. */
+  check(zone: ZoneRecord, query: QueryParams): { result: CheckResult; messages: ApiMessage[] } {
+    const phase2 = phaseTwo(query);
+    assertWafPlan(zone);
+    return this.store.transaction((tx) => {
+      const state = migrationState(tx, zone.id);
+      const reasons =
+        state === 'complete'
+          ? [at(CODES.migrationComplete, 'the zone has already migrated to the new WAF Managed Rules')]
+          : phase2
+            ? phaseTwoBlockers(tx, zone.id)
+            : phaseOneBlockers(tx, zone);
+      return { result: { compatible: reasons.length === 0, migration_state: state }, messages: reasons };
+    });
+  }
+
+  /** The new configuration equivalent to the zone's previous WAF, and what could not be carried over. */
+  config(zone: ZoneRecord, query: QueryParams): { result: MigrationConfig; messages: ApiMessage[] } {
+    phaseTwo(query);
+    assertWafPlan(zone);
+    return this.store.transaction((tx) => {
+      if (migrationState(tx, zone.id) === 'complete') throw previousWafRetired();
+      const { config, messages } = migrationConfig(
+        ZoneWaf.read(tx, zone.id),
+        bypassRules(tx, zone.id),
+        tx.pageRules.list(zone.id),
+      );
+      return { result: config, messages };
+    });
+  }
+
+  status(zone: ZoneRecord): StatusResult {
+    assertWafPlan(zone);
+    return this.store.transaction((tx) => {
+      const record = tx.wafMigrations.get(zone.id);
+      const state = record?.state ?? 'start';
+      return {
+        migration_state: state,
+        old_waf_status: state === 'complete' ? 'disabled' : 'enabled',
+        new_waf_status: state === 'start' ? 'disabled' : 'enabled',
+        created: record?.changedOn ?? zone.createdOn,
+        source: record === undefined ? 'defaults' : 'zone',
+      };
+    });
+  }
+
+  /**
+   * The hook of `PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint` with
+   * `waf_migration` (see `wafMigrationMode`). In one store transaction: checks that the zone may take this
+   * step (Pro and above; not complete; `validation` on Enterprise only; no blocker), runs `write` — the
+   * entry point's own update, which must use the transaction it is given, since store transactions do not
+   * nest — and records the new state (`pending` → complete, `validation` → validation). Whatever throws,
+   * a refusal here or an error of `write`, nothing is kept.
+   */
+  onEntryPointUpdate<T>(zone: ZoneRecord, mode: WafMigrationMode, write: (tx: StoreTransaction) => T): T {
+    assertWafPlan(zone);
+    return this.store.transaction((tx) => {
+      const state = migrationState(tx, zone.id);
+      if (state === 'complete') {
+        throw new ServiceError(
+          'bad-request',
+          at(
+            CODES.migrationComplete,
+            'the zone has already migrated to the new WAF Managed Rules; the migration is irreversible',
+          ),
+        );
+      }
+      if (mode === 'validation' && zone.plan !== 'enterprise') {
+        throw new ServiceError(
+          'bad-request',
+          at(
+            CODES.migrationValidationNotEntitled,
+            'waf_migration=validation (both WAFs side by side) needs the Enterprise plan; use waf_migration=pending',
+          ),
+        );
+      }
+      const blockers = phaseTwoBlockers(tx, zone.id);
+      if (blockers.length > 0) {
+        throw new ServiceError('bad-request', [
+          at(CODES.migrationBlocked, 'this zone cannot migrate to the new WAF Managed Rules yet'),
+          ...blockers,
+        ]);
+      }
+      const result = write(tx);
+      const next = mode === 'pending' ? 'complete' : 'validation';
+      if (next !== state) tx.wafMigrations.put({ zoneId: zone.id, state: next, changedOn: now() });
+      return result;
+    });
+  }
+}

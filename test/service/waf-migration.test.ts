@@ -1,0 +1,413 @@
+// The WAF migration as a service (docs/api.md §7): the check, the generated configuration and the state
+// machine behind the managed entry point's PUT with `waf_migration`. Test names quote the rows of the
+// spec's tables they cover (plans, what is migrated, OWASP sensitivity, states and transitions, limits).
+import { describe, expect, it } from 'vitest';
+import { validate } from '../../src/check/validate.js';
+import {
+  CLOUDFLARE_MANAGED_RULESET_ID,
+  cloudflareManagedRuleset,
+  OWASP_ANOMALY_RULE_ID,
+  OWASP_RULESET_ID,
+} from '../../src/engine/managed/index.js';
+import {
+  CLOUDFLARE_PACKAGE_ID,
+  MIGRATION_MAPPING,
+  OWASP_PACKAGE_ID,
+  PREVIOUS_WAF_GROUPS,
+  PREVIOUS_WAF_RULES,
+} from '../../src/engine/previous-waf/index.js';
+import type { Plan } from '../../src/scheme/profile.js';
+import { CODES } from '../../src/service/errors.js';
+import { PageRuleService } from '../../src/service/page-rules.js';
+import { PreviousWafService } from '../../src/service/previous-waf.js';
+import { WafMigrationService } from '../../src/service/waf-migration.js';
+import type { ConfigRule } from '../../src/service/waf-migration-config.js';
+import { WafOverrideService } from '../../src/service/waf-overrides.js';
+import { failure, setup } from './fixtures.js';
+
+function zoneOn(plan: Plan) {
+  const base = setup(plan);
+  const { store } = base;
+  const migration = new WafMigrationService(store);
+  const waf = new PreviousWafService(store);
+  const overrides = new WafOverrideService(store);
+  const pageRules = new PageRuleService(store);
+  /** A fake entry-point write: records that it ran, in the transaction it is given. */
+  const writes: string[] = [];
+  const write = () => {
+    writes.push('written');
+    return 'entry point';
+  };
+  const state = () => migration.status(base.zone).migration_state;
+  const check = () => migration.check(base.zone, { phase_two: '1' });
+  const config = () => migration.config(base.zone, { phase_two: '1' });
+  return { ...base, migration, waf, overrides, pageRules, writes, write, state, check, config };
+}
+
+const bypass = (z: ReturnType<typeof zoneOn>, expression: string, extra: object = {}) =>
+  z.rules.create(z.zone, [{ action: 'bypass', products: ['waf'], filter: { expression }, ...extra }]);
+
+const override = { urls: ['shop.example.com/*'], rules: { '100015': 'disable' } };
+
+const execute = (rules: ConfigRule[], id: string) =>
+  rules.find((rule) => rule.action === 'execute' && rule.action_parameters.id === id) as ConfigRule & {
+    action_parameters: { overrides?: { rules?: object[]; categories?: object[] } };
+  };
+
+describe('states and transitions', () => {
+  it('row "previous WAF only (start)": a zone starts at start, previous WAF enabled, new disabled', () => {
+    const z = zoneOn('business');
+    expect(z.migration.status(z.zone)).toMatchObject({
+      migration_state: 'start',
+      old_waf_status: 'enabled',
+      new_waf_status: 'disabled',
+      created: z.zone.createdOn,
+      source: 'defaults',
+    });
+    expect(z.check().result).toEqual({ compatible: true, migration_state: 'start' });
+  });
+
+  it('row "start --pending--> new WAF only": saves the configuration, then disables the previous WAF', () => {
+    const z = zoneOn('pro');
+    expect(z.migration.onEntryPointUpdate(z.zone, 'pending', z.write)).toBe('entry point');
+    expect(z.writes).toEqual(['written']);
+    expect(z.migration.status(z.zone)).toMatchObject({
+      migration_state: 'complete',
+      old_waf_status: 'disabled',
+      new_waf_status: 'enabled',
+      source: 'zone',
+    });
+  });
+
+  it('row "start --validation--> validation mode" (Enterprise only): both enabled, then pending completes', () => {
+    const z = zoneOn('enterprise');
+    z.migration.onEntryPointUpdate(z.zone, 'validation', z.write);
+    expect(z.migration.status(z.zone)).toMatchObject({
+      migration_state: 'validation',
+      old_waf_status: 'enabled',
+      new_waf_status: 'enabled',
+    });
+    // Validation may be updated again (the configuration changes; the state stays).
+    z.migration.onEntryPointUpdate(z.zone, 'validation', z.write);
+    expect(z.state()).toBe('validation');
+    // Previous WAF APIs still answer during validation (the old WAF still runs).
+    expect(z.waf.listPackages(z.zone, {}).result).toHaveLength(3);
+    z.migration.onEntryPointUpdate(z.zone, 'pending', z.write);
+    expect(z.state()).toBe('complete');
+    expect(z.writes).toHaveLength(3);
+  });
+
+  it.each(['pro', 'business'] as const)(
+    'plan table row "Pro, Business": %s has no validation mode (refused, nothing written)',
+    (plan) => {
+      const z = zoneOn(plan);
+      const error = failure(() => z.migration.onEntryPointUpdate(z.zone, 'validation', z.write));
+      expect(error.kind).toBe('bad-request');
+      expect(error.errors[0]?.code).toBe(CODES.migrationValidationNotEntitled);
+      expect(z.writes).toEqual([]);
+      expect(z.state()).toBe('start');
+    },
+  );
+
+  it('row "new WAF only": irreversible, any later transition is refused and nothing is written', () => {
+    const z = zoneOn('enterprise');
+    z.migration.onEntryPointUpdate(z.zone, 'pending', z.write);
+    for (const mode of ['pending', 'validation'] as const) {
+      const error = failure(() => z.migration.onEntryPointUpdate(z.zone, mode, z.write));
+      expect(error.errors[0]?.code).toBe(CODES.migrationComplete);
+    }
+    expect(z.writes).toHaveLength(1);
+    expect(z.state()).toBe('complete');
+    expect(z.check().result).toEqual({ compatible: false, migration_state: 'complete' });
+  });
+
+  it('row "new WAF only": after completion the previous WAF managed rules APIs stop working (410)', () => {
+    const z = zoneOn('business');
+    const groupId = PREVIOUS_WAF_GROUPS[0]?.id as string;
+    z.migration.onEntryPointUpdate(z.zone, 'pending', z.write);
+    for (const call of [
+      () => z.waf.listPackages(z.zone, {}),
+      () => z.waf.getPackage(z.zone, OWASP_PACKAGE_ID),
+      () => z.waf.editGroup(z.zone, CLOUDFLARE_PACKAGE_ID, groupId, { mode: 'off' }),
+      () => z.waf.listRules(z.zone, OWASP_PACKAGE_ID, {}),
+      () => z.overrides.list(z.zone, {}),
+      () => z.overrides.create(z.zone, override),
+      () => z.config(),
+    ]) {
+      const error = failure(call);
+      expect(error.kind).toBe('gone');
+      expect(error.errors[0]?.code).toBe(CODES.previousWafRetired);
+    }
+    // Page rules remain (their WAF settings no longer apply), and so does the status.
+    expect(z.pageRules.list(z.zone, {})).toEqual([]);
+    expect(z.migration.status(z.zone).migration_state).toBe('complete');
+  });
+
+  it('a write that throws keeps nothing: the state stays and the write is rolled back', () => {
+    const z = zoneOn('enterprise');
+    expect(() =>
+      z.migration.onEntryPointUpdate(z.zone, 'pending', (tx) => {
+        tx.wafSettings.put({
+          zoneId: z.zone.id,
+          kind: 'package',
+          itemId: OWASP_PACKAGE_ID,
+          settings: { sensitivity: 'low' },
+          modifiedOn: 'x',
+        });
+        throw new Error('invalid ruleset');
+      }),
+    ).toThrow('invalid ruleset');
+    expect(z.state()).toBe('start');
+    expect(z.waf.getPackage(z.zone, OWASP_PACKAGE_ID)).toMatchObject({ sensitivity: 'high' });
+  });
+
+  it('Free zones have no previous WAF: every migration operation is refused with 10600', () => {
+    const z = zoneOn('free');
+    for (const call of [
+      () => z.check(),
+      () => z.config(),
+      () => z.migration.status(z.zone),
+      () => z.migration.onEntryPointUpdate(z.zone, 'pending', z.write),
+      () => z.waf.listPackages(z.zone, {}),
+    ]) {
+      expect(failure(call).errors[0]?.code).toBe(CODES.wafNotEntitled);
+    }
+    expect(z.writes).toEqual([]);
+  });
+});
+
+describe('eligibility and blockers (phase two)', () => {
+  it('"every zone without URI-based WAF overrides": an override blocks until deleted', () => {
+    const z = zoneOn('enterprise');
+    const { id } = z.overrides.create(z.zone, override);
+    expect(z.check().result.compatible).toBe(false);
+    expect(z.check().messages.map((m) => m.code)).toEqual([CODES.migrationHasOverrides]);
+    const error = failure(() => z.migration.onEntryPointUpdate(z.zone, 'pending', z.write));
+    expect(error.errors.map((e) => e.code)).toEqual([CODES.migrationBlocked, CODES.migrationHasOverrides]);
+    expect(z.writes).toEqual([]);
+    expect(z.state()).toBe('start');
+    z.overrides.delete(z.zone, id);
+    expect(z.check().result.compatible).toBe(true);
+    z.migration.onEntryPointUpdate(z.zone, 'pending', z.write);
+    expect(z.state()).toBe('complete');
+  });
+
+  it('limit "firewall rules to migrate: at most 200": 200 pass, 201 are blocked', () => {
+    const z = zoneOn('enterprise');
+    for (let i = 0; i < 200; i++) bypass(z, `http.host eq "h${i}.example"`);
+    // Other firewall rules, and bypass rules of other products, do not count.
+    z.rules.create(z.zone, [{ action: 'block', filter: { expression: 'ip.src eq 192.0.2.1' } }]);
+    z.rules.create(z.zone, [
+      { action: 'bypass', products: ['hot'], filter: { expression: 'ip.src eq 192.0.2.2' } },
+    ]);
+    expect(z.check().result.compatible).toBe(true);
+    bypass(z, 'http.host eq "h200.example"');
+    expect(z.check()).toMatchObject({
+      result: { compatible: false },
+      messages: [{ code: CODES.migrationTooManyRules, message: expect.stringContaining('201') }],
+    });
+    const error = failure(() => z.migration.onEntryPointUpdate(z.zone, 'pending', z.write));
+    expect(error.errors.map((e) => e.code)).toContain(CODES.migrationTooManyRules);
+    expect(z.state()).toBe('start');
+  });
+
+  it('limit "firewall rule expression length: at most 4 KB": 4096 bytes pass, 4097 are blocked', () => {
+    const z = zoneOn('enterprise');
+    const sized = (bytes: number, char: string) => {
+      const head = 'http.host eq "';
+      const body = char.repeat(Math.floor((bytes - head.length - 1) / Buffer.byteLength(char)));
+      const text = `${head}${body}"`;
+      return text + ' '.repeat(bytes - Buffer.byteLength(text));
+    };
+    bypass(z, sized(4096, 'é'));
+    expect(z.check().result.compatible).toBe(true);
+    // Bytes, not characters: 4097 bytes in fewer than 4096 characters.
+    const long = sized(4097, 'é');
+    expect(long.length).toBeLessThan(4096);
+    bypass(z, long);
+    expect(z.check().messages).toEqual([
+      expect.objectContaining({
+        code: CODES.migrationExpressionTooLong,
+        message: expect.stringContaining('4097 bytes'),
+      }),
+    ]);
+    expect(failure(() => z.migration.onEntryPointUpdate(z.zone, 'validation', z.write)).errors[0]?.code).toBe(
+      CODES.migrationBlocked,
+    );
+  });
+
+  it('phase one (no phase_two): OWASP enabled, WAF bypass rules, page-rule WAF settings and overrides block', () => {
+    const z = zoneOn('business');
+    const phaseOne = () => z.migration.check(z.zone, {});
+    expect(phaseOne().messages.map((m) => m.code)).toEqual([CODES.migrationPhaseOne]);
+    z.waf.editPackage(z.zone, OWASP_PACKAGE_ID, { sensitivity: 'off' });
+    expect(phaseOne().result.compatible).toBe(true);
+    bypass(z, 'http.host eq "a.example"');
+    z.pageRules.create(z.zone, {
+      targets: [{ target: 'url', constraint: { operator: 'matches', value: '*example.com/*' } }],
+      actions: [{ id: 'waf', value: 'on' }],
+    });
+    z.overrides.create(z.zone, override);
+    expect(phaseOne().result.compatible).toBe(false);
+    expect(phaseOne().messages).toHaveLength(3);
+    // Phase two only minds the override.
+    expect(z.check().messages.map((m) => m.code)).toEqual([CODES.migrationHasOverrides]);
+  });
+});
+
+describe('what is migrated (config)', () => {
+  it('a zone with the defaults: execute both managed rulesets, OWASP at PL2 / 40 (row "Default")', () => {
+    const z = zoneOn('business');
+    const { result, messages } = z.config();
+    expect(result.name).toBe('default');
+    expect(result.rules.map((r) => r.action)).toEqual(['execute', 'execute']);
+    const managed = execute(result.rules, CLOUDFLARE_MANAGED_RULESET_ID);
+    expect(managed).toMatchObject({ id: '', version: '', ref: '', expression: 'true', enabled: true });
+    // Flash (off by default, no equivalent) needs nothing; no other override.
+    expect(managed.action_parameters.overrides).toBeUndefined();
+    expect(execute(result.rules, OWASP_RULESET_ID).action_parameters).toEqual({
+      id: OWASP_RULESET_ID,
+      overrides: {
+        categories: [
+          { category: 'paranoia-level-3', enabled: false },
+          { category: 'paranoia-level-4', enabled: false },
+        ],
+        rules: [{ id: OWASP_ANOMALY_RULE_ID, score_threshold: 40, action: 'challenge' }],
+      },
+    });
+    expect(messages).toEqual([]);
+  });
+
+  it.each([
+    ['high', 2, 40],
+    ['medium', 1, 25],
+    ['low', 1, 40],
+  ] as const)('OWASP sensitivity row "%s" → PL%i, threshold %i', (sensitivity, level, threshold) => {
+    const z = zoneOn('pro');
+    z.waf.editPackage(z.zone, OWASP_PACKAGE_ID, { sensitivity });
+    const owasp = execute(z.config().result.rules, OWASP_RULESET_ID);
+    const disabled = [2, 3, 4]
+      .filter((l) => l > level)
+      .map((l) => ({ category: `paranoia-level-${l}`, enabled: false }));
+    expect(owasp.action_parameters.overrides).toEqual({
+      categories: disabled,
+      rules: [{ id: OWASP_ANOMALY_RULE_ID, score_threshold: threshold, action: 'challenge' }],
+    });
+    expect(owasp.enabled).toBe(true);
+  });
+
+  it('OWASP sensitivity off disables the OWASP execute rule', () => {
+    const z = zoneOn('pro');
+    z.waf.editPackage(z.zone, OWASP_PACKAGE_ID, { sensitivity: 'off' });
+    expect(execute(z.config().result.rules, OWASP_RULESET_ID).enabled).toBe(false);
+  });
+
+  it.each([
+    ['simulate', 'log'],
+    ['block', 'block'],
+    ['challenge', 'challenge'],
+  ] as const)('OWASP action "%s" maps to %s (Simulate becomes Log)', (actionMode, action) => {
+    const z = zoneOn('enterprise');
+    z.waf.editPackage(z.zone, OWASP_PACKAGE_ID, { action_mode: actionMode });
+    const owasp = execute(z.config().result.rules, OWASP_RULESET_ID);
+    expect(owasp.action_parameters.overrides?.rules).toEqual([
+      { id: OWASP_ANOMALY_RULE_ID, score_threshold: 40, action },
+    ]);
+  });
+
+  it('CloudFlare package settings become overrides of the Managed Ruleset through MIGRATION_MAPPING', () => {
+    const z = zoneOn('business');
+    const specials = 'ea8687e59929c1fd05ba97574ad43f77';
+    z.waf.editRule(z.zone, CLOUDFLARE_PACKAGE_ID, '100015', { mode: 'simulate' });
+    const sqli = PREVIOUS_WAF_RULES.find((r) => r.group_id === specials && r.id !== '100015') as {
+      id: string;
+    };
+    z.waf.editRule(z.zone, CLOUDFLARE_PACKAGE_ID, sqli.id, { mode: 'disable' });
+    const wordpress = PREVIOUS_WAF_GROUPS.find((g) => g.name === 'Cloudflare WordPress') as { id: string };
+    z.waf.editGroup(z.zone, CLOUDFLARE_PACKAGE_ID, wordpress.id, { mode: 'off' });
+    const managed = execute(z.config().result.rules, CLOUDFLARE_MANAGED_RULESET_ID);
+    const target = (id: string) => MIGRATION_MAPPING.get(id) as unknown as { ruleIds: string[] };
+    expect(managed.action_parameters.overrides).toEqual({
+      categories: [{ category: 'wordpress', enabled: false }],
+      rules: [
+        ...target('100015').ruleIds.map((id) => ({ id, action: 'log' })),
+        ...target(sqli.id).ruleIds.map((id) => ({ id, enabled: false })),
+      ],
+    });
+    // Every id is a rule of the new ruleset.
+    const ids = new Set(cloudflareManagedRuleset.rules.map((r) => r.id));
+    for (const rule of (managed.action_parameters.overrides?.rules ?? []) as { id: string }[])
+      expect(ids.has(rule.id)).toBe(true);
+  });
+
+  it('every CloudFlare group off: the Managed Ruleset execute rule is disabled', () => {
+    const z = zoneOn('business');
+    for (const group of PREVIOUS_WAF_GROUPS.filter((g) => g.package_id === CLOUDFLARE_PACKAGE_ID)) {
+      z.waf.editGroup(z.zone, CLOUDFLARE_PACKAGE_ID, group.id, { mode: 'off' });
+    }
+    expect(execute(z.config().result.rules, CLOUDFLARE_MANAGED_RULESET_ID).enabled).toBe(false);
+  });
+
+  it('"Not migrated: OWASP group overrides and OWASP rule overrides": listed in messages, no override', () => {
+    const z = zoneOn('business');
+    const group = PREVIOUS_WAF_GROUPS.find((g) => g.package_id === OWASP_PACKAGE_ID) as { id: string };
+    const rule = PREVIOUS_WAF_RULES.find((r) => r.package_id === OWASP_PACKAGE_ID) as { id: string };
+    z.waf.editGroup(z.zone, OWASP_PACKAGE_ID, group.id, { mode: 'off' });
+    z.waf.editRule(z.zone, OWASP_PACKAGE_ID, rule.id, { mode: 'off' });
+    const { result, messages } = z.config();
+    expect(messages.map((m) => m.code)).toEqual([CODES.migrationNotMigrated, CODES.migrationNotMigrated]);
+    expect(messages[0]?.message).toContain(group.id);
+    expect(messages[1]?.message).toContain(rule.id);
+    // Only the paranoia level and the anomaly rule: nothing from the group or the rule.
+    expect(execute(result.rules, OWASP_RULESET_ID).action_parameters.overrides?.rules).toHaveLength(1);
+  });
+
+  it('"firewall rules configured with Bypass of WAF Managed Rules" become skip rules placed first', () => {
+    const z = zoneOn('enterprise');
+    bypass(z, 'http.host eq "admin.example.com"', { description: 'admins' });
+    bypass(z, 'ip.src eq 192.0.2.9', { paused: true });
+    z.rules.create(z.zone, [
+      { action: 'bypass', products: ['hot'], filter: { expression: 'ip.src eq 192.0.2.1' } },
+    ]);
+    const rules = z.config().result.rules;
+    expect(rules.map((r) => r.action)).toEqual(['skip', 'skip', 'execute', 'execute']);
+    expect(rules[0]).toMatchObject({
+      expression: 'http.host eq "admin.example.com"',
+      enabled: true,
+      action_parameters: { ruleset: 'current' },
+      description: expect.stringContaining('admins'),
+    });
+    expect(rules[1]).toMatchObject({ expression: 'ip.src eq 192.0.2.9', enabled: false });
+  });
+
+  it('"page rules configured with Disable Security / WAF Off / On": skip rules, carving out higher page rules', () => {
+    const z = zoneOn('business');
+    const page = (value: string, actions: object[], priority: number, status = 'active') =>
+      z.pageRules.create(z.zone, {
+        targets: [{ target: 'url', constraint: { operator: 'matches', value } }],
+        actions,
+        priority,
+        status,
+      });
+    page('*example.com/admin/*', [{ id: 'waf', value: 'on' }], 3);
+    page('*example.com/*', [{ id: 'waf', value: 'off' }], 2);
+    page('static.example.com/*', [{ id: 'disable_security' }, { id: 'cache_level', value: 'bypass' }], 1);
+    page('*example.com/old/*', [{ id: 'disable_security' }], 5, 'disabled');
+    const { result, messages } = z.config();
+    const skips = result.rules.filter((r) => r.action === 'skip');
+    expect(skips.map((r) => r.expression)).toEqual([
+      '(http.request.full_uri wildcard "http*://*example.com/*") and not ((http.request.full_uri wildcard "http*://*example.com/admin/*"))',
+      '(http.request.full_uri wildcard "http*://static.example.com/*") and not ((http.request.full_uri wildcard "http*://*example.com/admin/*") or (http.request.full_uri wildcard "http*://*example.com/*"))',
+    ]);
+    expect(skips.map((r) => r.description)).toEqual([
+      expect.stringContaining('WAF Off'),
+      expect.stringContaining('Disable Security'),
+    ]);
+    expect(messages.map((m) => m.code)).toEqual([CODES.migrationNote]);
+    // The generated expressions are valid where they go.
+    for (const rule of result.rules) {
+      const checked = validate(rule.expression, { plan: 'business', phase: 'http_request_firewall_managed' });
+      expect(checked, rule.expression).toMatchObject({ ok: true });
+    }
+  });
+});
