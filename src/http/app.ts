@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import { failure, STATUS } from './envelope.js';
 import { filterRoutes } from './routes/filters.js';
 import { firewallRuleRoutes } from './routes/firewall-rules.js';
+import { rulesetRoutes } from './routes/rulesets.js';
 import { zoneRoutes } from './routes/zones.js';
 
 /**
@@ -119,6 +120,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       zoneRoutes(api, services);
       filterRoutes(api, services);
       firewallRuleRoutes(api, services);
+      rulesetRoutes(api, services);
     },
     { prefix: API_PREFIX },
   );

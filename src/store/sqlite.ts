@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { type Plan, parsePlan } from '../scheme/profile.js';
 import { assertSchemaSupported, migrate } from './migrations.js';
+import { rulesetTable } from './sqlite-rulesets.js';
 import type {
   AccountRecord,
   AccountTable,
@@ -82,14 +83,14 @@ export function configure(db: Database.Database, { synchronous = 'full' }: Sqlit
 }
 
 /** A statement bound by name (`@column`), run only while its store's transaction is active. */
-interface Query<P extends object, R> {
+export interface Query<P extends object, R> {
   get(params: P): R | undefined;
   all(params: P): R[];
   /** Returns the number of rows changed. */
   run(params: P): number;
 }
 
-interface QueryOptions {
+export interface QueryOptions {
   /**
    * Rows as arrays of values in column order, not objects: better-sqlite3 builds an object with a property
    * per column, which costs about as much as the query itself on a page of records.
@@ -99,10 +100,10 @@ interface QueryOptions {
   writes?: readonly TableName[];
 }
 
-type Prepare = <P extends object, R = never>(sql: string, options?: QueryOptions) => Query<P, R>;
+export type Prepare = <P extends object, R = never>(sql: string, options?: QueryOptions) => Query<P, R>;
 
 /** A row's values in column order, as raw statements give them. */
-type Values = unknown[];
+export type Values = unknown[];
 
 function sqliteStore(db: Database.Database): Store {
   let closed = false;
@@ -116,6 +117,7 @@ function sqliteStore(db: Database.Database): Store {
     zones: 0,
     filters: 0,
     firewallRules: 0,
+    rulesets: 0,
   };
   const writtenInTransaction = new Set<TableName>();
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -157,6 +159,7 @@ function sqliteStore(db: Database.Database): Store {
     zones: zoneTable(prepare),
     filters: filterTable(prepare),
     firewallRules: firewallRuleTable(prepare),
+    rulesets: rulesetTable(prepare),
   };
   // IMMEDIATE (`.immediate`): the write lock is taken at BEGIN, so a transaction that reads then writes
   // cannot fail half-way with SQLITE_BUSY because another connection wrote in between.
@@ -495,8 +498,8 @@ interface ZoneListParams {
   name: string | null;
 }
 
-/** Deleting a zone deletes its filters and firewall rules with it (ON DELETE CASCADE). */
-const ZONE_WRITES: readonly TableName[] = ['zones', 'filters', 'firewallRules'];
+/** Deleting a zone deletes its filters, firewall rules and rulesets with it (ON DELETE CASCADE). */
+const ZONE_WRITES: readonly TableName[] = ['zones', 'filters', 'firewallRules', 'rulesets'];
 
 function zoneTable(prepare: Prepare): ZoneTable {
   const select = `SELECT ${ZONE_COLUMNS.join(', ')} FROM zones`;

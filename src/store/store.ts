@@ -1,4 +1,7 @@
 import type { Plan } from '../scheme/profile.js';
+import type { RulesetTable } from './ruleset-records.js';
+
+export type * from './ruleset-records.js';
 
 /**
  * The service's storage, as an interface: the SQLite implementation (./sqlite.ts) is the default, and a
@@ -29,6 +32,7 @@ export interface StoreTransaction {
   readonly zones: ZoneTable;
   readonly filters: FilterTable;
   readonly firewallRules: FirewallRuleTable;
+  readonly rulesets: RulesetTable;
 }
 
 export type TableName = keyof StoreTransaction;
@@ -157,7 +161,7 @@ export interface ZoneTable {
   list(query: ZoneQuery, page: PageRequest): Page<ZoneRecord>;
   insert(zone: ZoneRecord): void;
   update(zone: ZoneRecord): void;
-  /** Deletes the zone with its filters and firewall rules; false when there was none. */
+  /** Deletes the zone with its filters, firewall rules and rulesets; false when there was none. */
   delete(id: string): boolean;
 }
 
