@@ -121,7 +121,10 @@ export function checkDraft(draft: Draft, checks: DraftChecks): void {
   for (const rule of draft.rules) {
     const other = refs.get(rule.ref);
     if (other !== undefined) {
-      const touched = draft.touched.find((entry) => entry.rule.id === rule.id || entry.rule.id === other);
+      // The later rule when it is one this request writes, else the earlier one (a stored rule cannot be).
+      const touched =
+        draft.touched.find((entry) => entry.rule.id === rule.id) ??
+        draft.touched.find((entry) => entry.rule.id === other);
       const place = touched === undefined ? checks.rulesPlace : childPlace(touched.place, 'ref');
       throw notValid(place, rule.ref, 'another rule of the ruleset has this ref');
     }
