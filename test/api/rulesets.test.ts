@@ -35,7 +35,7 @@ async function ok(request: Parameters<Harness['call']>[0]): Promise<RulesetJson>
   return response.body.result;
 }
 
-const createCustom = (zone = Z, rules: object[] = [block()]) =>
+const createCustom = (zone: string = Z, rules: object[] = [block()]) =>
   ok({
     method: 'POST',
     url: rulesets(zone),
@@ -43,7 +43,7 @@ const createCustom = (zone = Z, rules: object[] = [block()]) =>
   });
 
 /** Every ruleset of the zone at every version, to compare before and after a refused request. */
-async function everything(zone = Z) {
+async function everything(zone: string = Z) {
   const list = (await h.call({ url: rulesets(zone, '?per_page=500') })).body.result as RulesetJson[];
   const out: unknown[] = [];
   for (const ruleset of list.filter((r) => r.kind !== 'managed')) {
