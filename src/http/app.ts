@@ -8,6 +8,7 @@ import { failure, STATUS } from './envelope.js';
 import { filterRoutes } from './routes/filters.js';
 import { firewallRuleRoutes } from './routes/firewall-rules.js';
 import { previousWafRoutes } from './routes/previous-waf.js';
+import { rulesetRoutes } from './routes/rulesets.js';
 import { zoneRoutes } from './routes/zones.js';
 
 /**
@@ -121,6 +122,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       filterRoutes(api, services);
       firewallRuleRoutes(api, services);
       previousWafRoutes(api, services);
+      rulesetRoutes(api, services);
     },
     { prefix: API_PREFIX },
   );

@@ -91,4 +91,17 @@ export const CODES = {
   migrationTooManyRules: 10643,
   migrationExpressionTooLong: 10644,
   migrationPhaseOne: 10645,
+  // Rulesets (10003 and 20217 are Cloudflare's; the 202xx others cfrules').
+  entryPointNotFound: 10003,
+  invalidRulesetValue: 20217,
+  rulesetNotFound: 20200,
+  rulesetRuleNotFound: 20201,
+  rulesetVersionNotFound: 20202,
+  managedRulesetReadOnly: 20203,
+  wafMigrationUnavailable: 20204,
+  latestVersionNotDeletable: 20205,
+  managedRulesNeedMigration: 20206,
+  unsupportedPhase: 20207,
+  rulesetRuleQuotaExceeded: 20208,
+  rulesetNotEntitled: 20209,
 } as const;

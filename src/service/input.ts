@@ -85,6 +85,11 @@ export class BodyObject {
     return Object.hasOwn(this.members, key) && this.members[key] !== undefined;
   }
 
+  /** The object as sent (for readers that go through its members themselves). */
+  rawValue(): Record<string, unknown> {
+    return this.members;
+  }
+
   placeOf(key: string): Place {
     return childPlace(this.place, key);
   }

@@ -4,6 +4,7 @@ import { FilterService } from './filters.js';
 import { FirewallRuleService } from './firewall-rules.js';
 import { PageRuleService } from './page-rules.js';
 import { PreviousWafService } from './previous-waf.js';
+import { RulesetService } from './rulesets/service.js';
 import { WafMigrationService } from './waf-migration.js';
 import { WafOverrideService } from './waf-overrides.js';
 import { ZoneService } from './zones.js';
@@ -17,13 +18,14 @@ export interface Services {
   previousWaf: PreviousWafService;
   wafOverrides: WafOverrideService;
   pageRules: PageRuleService;
-  /** Also the hook of the managed entry point's PUT with `waf_migration` (onEntryPointUpdate). */
+  /** Also the hook of the managed entry point's PUT with `waf_migration` (waf-migration-hook.ts). */
   wafMigration: WafMigrationService;
+  rulesets: RulesetService;
 }
 
 export function createServices(store: Store): Services {
   const auth = new AuthService(store);
-  return {
+  const services: Services = {
     auth,
     zones: new ZoneService(store, auth),
     filters: new FilterService(store),
@@ -32,5 +34,8 @@ export function createServices(store: Store): Services {
     wafOverrides: new WafOverrideService(store),
     pageRules: new PageRuleService(store),
     wafMigration: new WafMigrationService(store),
+    // The migration is the rulesets' hook; read at each request, so that it may be replaced.
+    rulesets: new RulesetService(store, () => services.wafMigration),
   };
+  return services;
 }

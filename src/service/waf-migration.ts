@@ -4,7 +4,9 @@ import { now } from './ids.js';
 import { pageRuleWafEffect } from './page-rules.js';
 import { type QueryParams, queryString } from './pagination.js';
 import { assertWafPlan, migrationState, previousWafRetired, ZoneWaf } from './previous-waf-state.js';
+import type { RulesetJson } from './rulesets/model.js';
 import { type BypassRule, type MigrationConfig, migrationConfig } from './waf-migration-config.js';
+import type { WafMigrationRequest } from './waf-migration-hook.js';
 
 /**
  * The migration from the previous WAF managed rules to the new WAF Managed Rules (`/zones/{zone_id}/
@@ -19,8 +21,6 @@ import { type BypassRule, type MigrationConfig, migrationConfig } from './waf-mi
 
 /** Firewall rules to migrate (bypassing the WAF) a zone may have; above, the migration needs support. */
 export const MIGRATION_LIMITS = { bypassRules: 200, expressionBytes: 4096 } as const;
-
-export type WafMigrationMode = 'pending' | 'validation';
 
 export interface CheckResult {
   compatible: boolean;
@@ -45,22 +45,6 @@ function phaseTwo(query: QueryParams): boolean {
   if (value === undefined || value === '0') return false;
   if (value === '1') return true;
   throw invalidQuery('phase_two must be 1 (or 0, for the phase-one rules)');
-}
-
-/**
- * The migration an entry-point PUT asks for: `waf_migration` = `pending`/`1` or `validation`/`2`, which
- * needs `phase_two=1`; undefined without `waf_migration` (an ordinary update of the entry point).
- */
-export function wafMigrationMode(query: QueryParams): WafMigrationMode | undefined {
-  const value = queryString(query, 'waf_migration');
-  if (value === undefined) return undefined;
-  const mode = ({ pending: 'pending', '1': 'pending', validation: 'validation', '2': 'validation' } as const)[
-    value as 'pending'
-  ];
-  if (mode === undefined) throw invalidQuery('waf_migration must be pending (1) or validation (2)');
-  if (!phaseTwo(query))
-    throw invalidQuery('waf_migration needs phase_two=1: phase one of the migration is over');
-  return mode;
 }
 
 /** The zone's firewall rules that bypass the WAF, with their filters' expressions. */
@@ -182,46 +166,57 @@ export class WafMigrationService {
   }
 
   /**
-   * The hook of `PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint` with
-   * `waf_migration` (see `wafMigrationMode`). In one store transaction: checks that the zone may take this
-   * step (Pro and above; not complete; `validation` on Enterprise only; no blocker), runs `write` — the
-   * entry point's own update, which must use the transaction it is given, since store transactions do not
-   * nest — and records the new state (`pending` → complete, `validation` → validation). Whatever throws,
-   * a refusal here or an error of `write`, nothing is kept.
+   * The rulesets' hook (waf-migration-hook.ts): `PUT /zones/{zone_id}/rulesets/phases/
+   * http_request_firewall_managed/entrypoint` with `waf_migration`. Inside the entry point's transaction:
+   * checks that the zone may take this step (Pro and above; not complete; `validation` on Enterprise only;
+   * phase two; no blocker), runs `write` — the entry point's own validation and storage — and records the new
+   * state (`pending` → complete, `validation` → validation). Whatever throws, a refusal here or an error of
+   * `write`, nothing is kept.
    */
-  onEntryPointUpdate<T>(zone: ZoneRecord, mode: WafMigrationMode, write: (tx: StoreTransaction) => T): T {
+  onEntryPointUpdate(
+    zone: ZoneRecord,
+    request: WafMigrationRequest,
+    write: () => RulesetJson,
+    tx: StoreTransaction,
+  ): RulesetJson {
     assertWafPlan(zone);
-    return this.store.transaction((tx) => {
-      const state = migrationState(tx, zone.id);
-      if (state === 'complete') {
-        throw new ServiceError(
-          'bad-request',
-          at(
-            CODES.migrationComplete,
-            'the zone has already migrated to the new WAF Managed Rules; the migration is irreversible',
-          ),
-        );
-      }
-      if (mode === 'validation' && zone.plan !== 'enterprise') {
-        throw new ServiceError(
-          'bad-request',
-          at(
-            CODES.migrationValidationNotEntitled,
-            'waf_migration=validation (both WAFs side by side) needs the Enterprise plan; use waf_migration=pending',
-          ),
-        );
-      }
-      const blockers = phaseTwoBlockers(tx, zone.id);
-      if (blockers.length > 0) {
-        throw new ServiceError('bad-request', [
-          at(CODES.migrationBlocked, 'this zone cannot migrate to the new WAF Managed Rules yet'),
-          ...blockers,
-        ]);
-      }
-      const result = write(tx);
-      const next = mode === 'pending' ? 'complete' : 'validation';
-      if (next !== state) tx.wafMigrations.put({ zoneId: zone.id, state: next, changedOn: now() });
-      return result;
-    });
+    const { mode } = request;
+    if (!request.phaseTwo)
+      throw invalidQuery('waf_migration needs phase_two=1: phase one of the migration is over');
+    const state = migrationState(tx, zone.id);
+    if (state === 'complete') {
+      throw new ServiceError(
+        'bad-request',
+        at(
+          CODES.migrationComplete,
+          'the zone has already migrated to the new WAF Managed Rules; the migration is irreversible',
+        ),
+      );
+    }
+    if (mode === 'validation' && zone.plan !== 'enterprise') {
+      throw new ServiceError(
+        'bad-request',
+        at(
+          CODES.migrationValidationNotEntitled,
+          'waf_migration=validation (both WAFs side by side) needs the Enterprise plan; use waf_migration=pending',
+        ),
+      );
+    }
+    const blockers = phaseTwoBlockers(tx, zone.id);
+    if (blockers.length > 0) {
+      throw new ServiceError('bad-request', [
+        at(CODES.migrationBlocked, 'this zone cannot migrate to the new WAF Managed Rules yet'),
+        ...blockers,
+      ]);
+    }
+    const result = write();
+    const next = mode === 'pending' ? 'complete' : 'validation';
+    if (next !== state) tx.wafMigrations.put({ zoneId: zone.id, state: next, changedOn: now() });
+    return result;
+  }
+
+  /** In validation mode or complete: the managed entry point may hold enabled rules on any plan. */
+  isMigrated(zone: ZoneRecord, tx: StoreTransaction): boolean {
+    return migrationState(tx, zone.id) !== 'start';
   }
 }

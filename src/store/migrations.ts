@@ -153,6 +153,37 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    description: 'rulesets (custom rulesets and phase entry points) and their versions',
+    up: (db) => {
+      db.exec(`
+        -- One row per ruleset, with its immutable fields and the number of its latest version. The partial
+        -- unique index keeps one entry point (kind 'zone') per phase and zone, whatever the service does.
+        CREATE TABLE rulesets (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          zone_id TEXT NOT NULL REFERENCES zones (id) ON DELETE CASCADE,
+          kind TEXT NOT NULL,
+          phase TEXT NOT NULL,
+          name TEXT NOT NULL,
+          version INTEGER NOT NULL CHECK (version >= 1)
+        );
+        CREATE INDEX rulesets_zone_order ON rulesets (zone_id, seq);
+        CREATE UNIQUE INDEX rulesets_entry_point ON rulesets (zone_id, phase) WHERE kind = 'zone';
+
+        -- Every version kept, whole: its rules are a JSON array (the service validated them before storing).
+        CREATE TABLE ruleset_versions (
+          ruleset_id TEXT NOT NULL REFERENCES rulesets (id) ON DELETE CASCADE,
+          version INTEGER NOT NULL CHECK (version >= 1),
+          description TEXT NOT NULL,
+          rules TEXT NOT NULL CHECK (json_type(rules) = 'array'),
+          last_updated TEXT NOT NULL,
+          PRIMARY KEY (ruleset_id, version)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 /** The schema version this code creates and understands. */

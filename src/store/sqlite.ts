@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { type Plan, parsePlan } from '../scheme/profile.js';
 import { assertSchemaSupported, migrate } from './migrations.js';
 import { PREVIOUS_WAF_TABLES, previousWafTables } from './sqlite-previous-waf.js';
+import { rulesetTable } from './sqlite-rulesets.js';
 import type {
   AccountRecord,
   AccountTable,
@@ -83,14 +84,14 @@ export function configure(db: Database.Database, { synchronous = 'full' }: Sqlit
 }
 
 /** A statement bound by name (`@column`), run only while its store's transaction is active. */
-interface Query<P extends object, R> {
+export interface Query<P extends object, R> {
   get(params: P): R | undefined;
   all(params: P): R[];
   /** Returns the number of rows changed. */
   run(params: P): number;
 }
 
-interface QueryOptions {
+export interface QueryOptions {
   /**
    * Rows as arrays of values in column order, not objects: better-sqlite3 builds an object with a property
    * per column, which costs about as much as the query itself on a page of records.
@@ -121,6 +122,7 @@ function sqliteStore(db: Database.Database): Store {
     wafOverrides: 0,
     pageRules: 0,
     wafMigrations: 0,
+    rulesets: 0,
   };
   const writtenInTransaction = new Set<TableName>();
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -163,6 +165,7 @@ function sqliteStore(db: Database.Database): Store {
     filters: filterTable(prepare),
     firewallRules: firewallRuleTable(prepare),
     ...previousWafTables(prepare),
+    rulesets: rulesetTable(prepare),
   };
   // IMMEDIATE (`.immediate`): the write lock is taken at BEGIN, so a transaction that reads then writes
   // cannot fail half-way with SQLITE_BUSY because another connection wrote in between.
@@ -501,8 +504,14 @@ interface ZoneListParams {
   name: string | null;
 }
 
-/** Deleting a zone deletes its filters and firewall rules with it (ON DELETE CASCADE). */
-const ZONE_WRITES: readonly TableName[] = ['zones', 'filters', 'firewallRules', ...PREVIOUS_WAF_TABLES];
+/** Deleting a zone deletes its filters, firewall rules, previous WAF settings and rulesets with it (ON DELETE CASCADE). */
+const ZONE_WRITES: readonly TableName[] = [
+  'zones',
+  'filters',
+  'firewallRules',
+  ...PREVIOUS_WAF_TABLES,
+  'rulesets',
+];
 
 function zoneTable(prepare: Prepare): ZoneTable {
   const select = `SELECT ${ZONE_COLUMNS.join(', ')} FROM zones`;

@@ -8,6 +8,10 @@ import type {
 
 export type * from './previous-waf-store.js';
 
+import type { RulesetTable } from './ruleset-records.js';
+
+export type * from './ruleset-records.js';
+
 /**
  * The service's storage, as an interface: the SQLite implementation (./sqlite.ts) is the default, and a
  * PostgreSQL one could serve several service instances later.
@@ -42,6 +46,8 @@ export interface StoreTransaction {
   readonly wafOverrides: WafOverrideTable;
   readonly pageRules: PageRuleTable;
   readonly wafMigrations: WafMigrationTable;
+  // Rulesets and their versions (./ruleset-records.ts).
+  readonly rulesets: RulesetTable;
 }
 
 export type TableName = keyof StoreTransaction;
@@ -170,7 +176,7 @@ export interface ZoneTable {
   list(query: ZoneQuery, page: PageRequest): Page<ZoneRecord>;
   insert(zone: ZoneRecord): void;
   update(zone: ZoneRecord): void;
-  /** Deletes the zone with its filters and firewall rules; false when there was none. */
+  /** Deletes the zone with its filters, firewall rules and rulesets; false when there was none. */
   delete(id: string): boolean;
 }
 

@@ -9,7 +9,6 @@ import { CLOUDFLARE_PACKAGE_ID, OWASP_PACKAGE_ID } from '../../src/engine/previo
 import { API_PREFIX, buildApp } from '../../src/http/app.js';
 import { CODES } from '../../src/service/errors.js';
 import { applyConfig, readConfig } from '../../src/service/setup.js';
-import { WafMigrationService } from '../../src/service/waf-migration.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/store.js';
 import { CONFIG, TOKEN, ZONES } from './harness.js';
@@ -150,9 +149,15 @@ it('overrides (typed void since 7.2: the whole envelope comes back) and page rul
 });
 
 it('after the migration: status through a raw call, and 410 (APIError) from the previous WAF', async () => {
-  const zone = store.transaction((tx) => tx.zones.get(zone_id));
-  if (zone === undefined) throw new Error('no zone');
-  new WafMigrationService(store).onEntryPointUpdate(zone, 'pending', () => undefined);
+  // The migration itself, as the dashboard does it: the generated configuration to the managed entry point.
+  const config = await cf.get<{ result: { rules: unknown[] } }>(`/zones/${zone_id}/waf_migration/config`, {
+    query: { phase_two: 1 },
+  });
+  await cf.rulesets.phases.update(
+    'http_request_firewall_managed',
+    { zone_id, rules: config.result.rules as never },
+    { query: { waf_migration: 'pending', phase_two: 1 } },
+  );
   const status = await cf.get<{ result: { migration_state: string } }>(
     `/zones/${zone_id}/waf_migration/status`,
   );

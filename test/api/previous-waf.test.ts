@@ -13,7 +13,6 @@ import {
 import { buildApp } from '../../src/http/app.js';
 import { CODES } from '../../src/service/errors.js';
 import { applyConfig, readConfig } from '../../src/service/setup.js';
-import { WafMigrationService } from '../../src/service/waf-migration.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { CONFIG, freshHarnessPerTest, type Harness, READ_TOKEN, TOKEN, ZONES, zonePath } from './harness.js';
 
@@ -35,12 +34,21 @@ async function expectError(request: Parameters<Harness['call']>[0], status: numb
   return response.body;
 }
 
-const complete = (zone: string) => {
-  const service = new WafMigrationService(h.store);
-  const record = h.store.transaction((tx) => tx.zones.get(zone));
-  if (record === undefined) throw new Error('no zone');
-  service.onEntryPointUpdate(record, 'pending', () => undefined);
-};
+/** Migrates a zone as a user does: the generated configuration, PUT to the managed entry point. */
+async function migrate(zone: string, mode: 'pending' | 'validation') {
+  const config = await h.call({ method: 'GET', url: zonePath(zone, '/waf_migration/config?phase_two=1') });
+  expect(config.status).toBe(200);
+  const put = await h.call({
+    method: 'PUT',
+    url: zonePath(
+      zone,
+      `/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=${mode}&phase_two=1`,
+    ),
+    payload: { name: config.body.result.name, rules: config.body.result.rules },
+  });
+  expect(put.status, JSON.stringify(put.body)).toBe(200);
+  return put.body.result;
+}
 
 describe('packages', () => {
   it('lists the three packages (50 a page by default), with name search, order and direction', async () => {
@@ -241,7 +249,7 @@ describe('groups and rules', () => {
       400,
       CODES.wafNotEntitled,
     );
-    complete(Z);
+    await migrate(Z, 'pending');
     for (const [method, url] of [
       ['GET', packages(Z)],
       ['GET', packages(Z, `/${OWASP_PACKAGE_ID}`)],
@@ -466,7 +474,7 @@ it('persists across a restart (settings, overrides, page rules, migration state)
   const open = () => {
     const store = openSqliteStore(path);
     const app = buildApp({ store });
-    const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+    const call = async (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, payload?: object) =>
       (await app.inject({ method, url, payload, headers: { authorization: `Bearer ${TOKEN}` } })).json();
     return { store, app, call };
   };
@@ -483,9 +491,16 @@ it('persists across a restart (settings, overrides, page rules, migration state)
       targets: [{ target: 'url', constraint: { operator: 'matches', value: '*' } }],
       actions: [{ id: 'disable_security' }],
     });
-    const zone = first.store.transaction((tx) => tx.zones.get(ZONES.enterprise));
-    if (zone === undefined) throw new Error('no zone');
-    new WafMigrationService(first.store).onEntryPointUpdate(zone, 'validation', () => undefined);
+    const config = await first.call('GET', zonePath(ZONES.enterprise, '/waf_migration/config?phase_two=1'));
+    const entryPoint = await first.call(
+      'PUT',
+      zonePath(
+        ZONES.enterprise,
+        '/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=validation&phase_two=1',
+      ),
+      { rules: config.result.rules },
+    );
+    expect(entryPoint.success, JSON.stringify(entryPoint.errors)).toBe(true);
     await first.app.close();
     first.store.close();
 

@@ -20,9 +20,12 @@ import type { Plan } from '../../src/scheme/profile.js';
 import { CODES } from '../../src/service/errors.js';
 import { PageRuleService } from '../../src/service/page-rules.js';
 import { PreviousWafService } from '../../src/service/previous-waf.js';
+import type { RulesetJson } from '../../src/service/rulesets/model.js';
 import { WafMigrationService } from '../../src/service/waf-migration.js';
 import type { ConfigRule } from '../../src/service/waf-migration-config.js';
+import type { WafMigrationMode } from '../../src/service/waf-migration-hook.js';
 import { WafOverrideService } from '../../src/service/waf-overrides.js';
+import type { StoreTransaction } from '../../src/store/store.js';
 import { failure, setup } from './fixtures.js';
 
 function zoneOn(plan: Plan) {
@@ -32,16 +35,22 @@ function zoneOn(plan: Plan) {
   const waf = new PreviousWafService(store);
   const overrides = new WafOverrideService(store);
   const pageRules = new PageRuleService(store);
-  /** A fake entry-point write: records that it ran, in the transaction it is given. */
+  /** A fake entry-point write: records that it ran, in the migration's transaction. */
   const writes: string[] = [];
-  const write = () => {
+  const entryPoint = { name: 'entry point' } as RulesetJson;
+  const write = (_tx: StoreTransaction): RulesetJson => {
     writes.push('written');
-    return 'entry point';
+    return entryPoint;
   };
+  /** The entry point's PUT with `waf_migration=MODE&phase_two=1`, as the rulesets service makes it. */
+  const migrate = (mode: WafMigrationMode, entryPointWrite = write) =>
+    store.transaction((tx) =>
+      migration.onEntryPointUpdate(base.zone, { mode, phaseTwo: true }, () => entryPointWrite(tx), tx),
+    );
   const state = () => migration.status(base.zone).migration_state;
   const check = () => migration.check(base.zone, { phase_two: '1' });
   const config = () => migration.config(base.zone, { phase_two: '1' });
-  return { ...base, migration, waf, overrides, pageRules, writes, write, state, check, config };
+  return { ...base, migration, waf, overrides, pageRules, writes, entryPoint, migrate, state, check, config };
 }
 
 const bypass = (z: ReturnType<typeof zoneOn>, expression: string, extra: object = {}) =>
@@ -69,7 +78,7 @@ describe('states and transitions', () => {
 
   it('row "start --pending--> new WAF only": saves the configuration, then disables the previous WAF', () => {
     const z = zoneOn('pro');
-    expect(z.migration.onEntryPointUpdate(z.zone, 'pending', z.write)).toBe('entry point');
+    expect(z.migrate('pending')).toBe(z.entryPoint);
     expect(z.writes).toEqual(['written']);
     expect(z.migration.status(z.zone)).toMatchObject({
       migration_state: 'complete',
@@ -81,18 +90,18 @@ describe('states and transitions', () => {
 
   it('row "start --validation--> validation mode" (Enterprise only): both enabled, then pending completes', () => {
     const z = zoneOn('enterprise');
-    z.migration.onEntryPointUpdate(z.zone, 'validation', z.write);
+    z.migrate('validation');
     expect(z.migration.status(z.zone)).toMatchObject({
       migration_state: 'validation',
       old_waf_status: 'enabled',
       new_waf_status: 'enabled',
     });
     // Validation may be updated again (the configuration changes; the state stays).
-    z.migration.onEntryPointUpdate(z.zone, 'validation', z.write);
+    z.migrate('validation');
     expect(z.state()).toBe('validation');
     // Previous WAF APIs still answer during validation (the old WAF still runs).
     expect(z.waf.listPackages(z.zone, {}).result).toHaveLength(3);
-    z.migration.onEntryPointUpdate(z.zone, 'pending', z.write);
+    z.migrate('pending');
     expect(z.state()).toBe('complete');
     expect(z.writes).toHaveLength(3);
   });
@@ -101,7 +110,7 @@ describe('states and transitions', () => {
     'plan table row "Pro, Business": %s has no validation mode (refused, nothing written)',
     (plan) => {
       const z = zoneOn(plan);
-      const error = failure(() => z.migration.onEntryPointUpdate(z.zone, 'validation', z.write));
+      const error = failure(() => z.migrate('validation'));
       expect(error.kind).toBe('bad-request');
       expect(error.errors[0]?.code).toBe(CODES.migrationValidationNotEntitled);
       expect(z.writes).toEqual([]);
@@ -111,9 +120,9 @@ describe('states and transitions', () => {
 
   it('row "new WAF only": irreversible, any later transition is refused and nothing is written', () => {
     const z = zoneOn('enterprise');
-    z.migration.onEntryPointUpdate(z.zone, 'pending', z.write);
+    z.migrate('pending');
     for (const mode of ['pending', 'validation'] as const) {
-      const error = failure(() => z.migration.onEntryPointUpdate(z.zone, mode, z.write));
+      const error = failure(() => z.migrate(mode));
       expect(error.errors[0]?.code).toBe(CODES.migrationComplete);
     }
     expect(z.writes).toHaveLength(1);
@@ -124,7 +133,7 @@ describe('states and transitions', () => {
   it('row "new WAF only": after completion the previous WAF managed rules APIs stop working (410)', () => {
     const z = zoneOn('business');
     const groupId = PREVIOUS_WAF_GROUPS[0]?.id as string;
-    z.migration.onEntryPointUpdate(z.zone, 'pending', z.write);
+    z.migrate('pending');
     for (const call of [
       () => z.waf.listPackages(z.zone, {}),
       () => z.waf.getPackage(z.zone, OWASP_PACKAGE_ID),
@@ -143,10 +152,27 @@ describe('states and transitions', () => {
     expect(z.migration.status(z.zone).migration_state).toBe('complete');
   });
 
+  it('as the rulesets hook: phase two only, and the zone counts as migrated from validation mode on', () => {
+    const z = zoneOn('enterprise');
+    const migrated = () => z.store.transaction((tx) => z.migration.isMigrated(z.zone, tx));
+    const phaseOne = failure(() =>
+      z.store.transaction((tx) =>
+        z.migration.onEntryPointUpdate(z.zone, { mode: 'pending', phaseTwo: false }, () => z.entryPoint, tx),
+      ),
+    );
+    expect(phaseOne.errors[0]?.code).toBe(CODES.invalidQuery);
+    expect(z.state()).toBe('start');
+    expect(migrated()).toBe(false);
+    z.migrate('validation');
+    expect(migrated()).toBe(true);
+    z.migrate('pending');
+    expect(migrated()).toBe(true);
+  });
+
   it('a write that throws keeps nothing: the state stays and the write is rolled back', () => {
     const z = zoneOn('enterprise');
     expect(() =>
-      z.migration.onEntryPointUpdate(z.zone, 'pending', (tx) => {
+      z.migrate('pending', (tx) => {
         tx.wafSettings.put({
           zoneId: z.zone.id,
           kind: 'package',
@@ -167,7 +193,7 @@ describe('states and transitions', () => {
       () => z.check(),
       () => z.config(),
       () => z.migration.status(z.zone),
-      () => z.migration.onEntryPointUpdate(z.zone, 'pending', z.write),
+      () => z.migrate('pending'),
       () => z.waf.listPackages(z.zone, {}),
     ]) {
       expect(failure(call).errors[0]?.code).toBe(CODES.wafNotEntitled);
@@ -182,13 +208,13 @@ describe('eligibility and blockers (phase two)', () => {
     const { id } = z.overrides.create(z.zone, override);
     expect(z.check().result.compatible).toBe(false);
     expect(z.check().messages.map((m) => m.code)).toEqual([CODES.migrationHasOverrides]);
-    const error = failure(() => z.migration.onEntryPointUpdate(z.zone, 'pending', z.write));
+    const error = failure(() => z.migrate('pending'));
     expect(error.errors.map((e) => e.code)).toEqual([CODES.migrationBlocked, CODES.migrationHasOverrides]);
     expect(z.writes).toEqual([]);
     expect(z.state()).toBe('start');
     z.overrides.delete(z.zone, id);
     expect(z.check().result.compatible).toBe(true);
-    z.migration.onEntryPointUpdate(z.zone, 'pending', z.write);
+    z.migrate('pending');
     expect(z.state()).toBe('complete');
   });
 
@@ -206,7 +232,7 @@ describe('eligibility and blockers (phase two)', () => {
       result: { compatible: false },
       messages: [{ code: CODES.migrationTooManyRules, message: expect.stringContaining('201') }],
     });
-    const error = failure(() => z.migration.onEntryPointUpdate(z.zone, 'pending', z.write));
+    const error = failure(() => z.migrate('pending'));
     expect(error.errors.map((e) => e.code)).toContain(CODES.migrationTooManyRules);
     expect(z.state()).toBe('start');
   });
@@ -231,9 +257,7 @@ describe('eligibility and blockers (phase two)', () => {
         message: expect.stringContaining('4097 bytes'),
       }),
     ]);
-    expect(failure(() => z.migration.onEntryPointUpdate(z.zone, 'validation', z.write)).errors[0]?.code).toBe(
-      CODES.migrationBlocked,
-    );
+    expect(failure(() => z.migrate('validation')).errors[0]?.code).toBe(CODES.migrationBlocked);
   });
 
   it('phase one (no phase_two): OWASP enabled, WAF bypass rules, page-rule WAF settings and overrides block', () => {

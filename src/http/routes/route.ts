@@ -3,7 +3,9 @@ import { CODES } from '../../service/errors.js';
 import type { QueryParams } from '../../service/pagination.js';
 import { type Envelope, failure } from '../envelope.js';
 
-export type Handler = (request: FastifyRequest) => Envelope;
+/** A handler's answer: the envelope, or `NO_CONTENT` for Cloudflare's bodiless 204 (deleting a ruleset). */
+export type Handler = (request: FastifyRequest) => Envelope | typeof NO_CONTENT;
+export const NO_CONTENT = Symbol('204 No Content');
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
 
@@ -21,7 +23,15 @@ export function resource(
     const handler = handlers[method] as Handler;
     // Synchronous (the services are): Fastify sends what a throw carries to the error handler all the same,
     // and an `async` handler costs a promise per request.
-    app.route({ method, url, handler: (request, reply) => void reply.send(handler(request)) });
+    app.route({
+      method,
+      url,
+      handler: (request, reply) => {
+        const answer = handler(request);
+        if (answer === NO_CONTENT) reply.status(204).send();
+        else reply.send(answer);
+      },
+    });
   }
   const others = METHODS.filter((method) => !handlers[method]);
   if (others.length === 0) return;

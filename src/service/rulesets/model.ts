@@ -1,0 +1,123 @@
+import type { Plan } from '../../scheme/profile.js';
+import type { RulesetHeader, RulesetRecord, RulesetRuleRecord } from '../../store/store.js';
+
+/**
+ * The Rulesets API's vocabulary as cfrules serves it (zone scope): the phases it keeps entry points for,
+ * the actions each phase allows, limits, and the JSON of rulesets and rules.
+ */
+
+/** Phases whose rulesets cfrules stores and checks; other Cloudflare phases are refused with 20207. */
+export const RULESET_PHASES = [
+  'http_request_firewall_custom',
+  'http_request_firewall_managed',
+  'http_ratelimit',
+] as const;
+export type RulesetPhase = (typeof RULESET_PHASES)[number];
+
+export const isRulesetPhase = (phase: string): phase is RulesetPhase =>
+  (RULESET_PHASES as readonly string[]).includes(phase);
+
+/** Every action the API knows of here; each phase allows some (PHASE_ACTIONS). */
+export const RULE_ACTIONS = [
+  'block',
+  'challenge',
+  'js_challenge',
+  'managed_challenge',
+  'log',
+  'skip',
+  'execute',
+] as const;
+export type RuleAction = (typeof RULE_ACTIONS)[number];
+
+export const PHASE_ACTIONS: Readonly<Record<RulesetPhase, readonly RuleAction[]>> = {
+  http_request_firewall_custom: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'],
+  // Managed rules are deployed, not written: execute a catalogue ruleset, or skip some of it.
+  http_request_firewall_managed: ['execute', 'skip'],
+  http_ratelimit: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'],
+};
+
+/** Rules a ruleset of the phase may hold, by plan (custom rules as for firewall rules). */
+export const PHASE_RULE_QUOTA: Readonly<Record<RulesetPhase, Readonly<Record<Plan, number>>>> = {
+  http_request_firewall_custom: { free: 5, pro: 20, business: 100, enterprise: 1000 },
+  http_request_firewall_managed: { free: 100, pro: 100, business: 100, enterprise: 1000 },
+  http_ratelimit: { free: 1, pro: 2, business: 5, enterprise: 100 },
+};
+
+export const RULESET_LIMITS = { name: 255, description: 500, ruleDescription: 500, ref: 100 } as const;
+
+/** The kinds a client may create in a zone: `custom` rulesets and `zone` entry points. */
+export const CREATABLE_KINDS = ['custom', 'zone'] as const;
+export const RULESET_KINDS = ['managed', 'custom', 'root', 'zone'] as const;
+
+export interface RuleJson {
+  id: string;
+  version: string;
+  action: string;
+  action_parameters?: Record<string, unknown>;
+  expression: string;
+  description: string;
+  enabled: boolean;
+  logging?: { enabled: boolean };
+  ratelimit?: Record<string, unknown>;
+  /** Managed rules only. */
+  categories?: string[];
+  /** The OWASP anomaly rule only. */
+  score_threshold?: number;
+  ref: string;
+  last_updated: string;
+}
+
+export interface RulesetJson {
+  id: string;
+  name: string;
+  description: string;
+  /** Managed rulesets only: where Cloudflare says they come from. */
+  source?: string;
+  kind: string;
+  version: string;
+  last_updated: string;
+  phase: string;
+  /** Left out of lists. */
+  rules?: RuleJson[];
+}
+
+export function ruleJson(rule: RulesetRuleRecord): RuleJson {
+  return {
+    id: rule.id,
+    version: String(rule.version),
+    action: rule.action,
+    ...(rule.actionParameters === undefined ? {} : { action_parameters: rule.actionParameters }),
+    expression: rule.expression,
+    description: rule.description,
+    enabled: rule.enabled,
+    ...(rule.logging === undefined ? {} : { logging: rule.logging }),
+    ...(rule.ratelimit === undefined ? {} : { ratelimit: rule.ratelimit }),
+    ref: rule.ref,
+    last_updated: rule.lastUpdated,
+  };
+}
+
+export const headerJson = (ruleset: RulesetHeader): RulesetJson => ({
+  id: ruleset.id,
+  name: ruleset.name,
+  description: ruleset.description,
+  kind: ruleset.kind,
+  version: String(ruleset.version),
+  last_updated: ruleset.lastUpdated,
+  phase: ruleset.phase,
+});
+
+export const rulesetJson = (ruleset: RulesetRecord): RulesetJson => ({
+  ...headerJson(ruleset),
+  rules: ruleset.rules.map(ruleJson),
+});
+
+/**
+ * The time as the Rulesets API writes it: RFC 3339 in UTC with microseconds (`2022-07-20T10:44:29.124515Z`),
+ * from the high-resolution clock so that two changes in the same millisecond still read in order.
+ */
+export function timestamp(): string {
+  const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  const iso = new Date(Math.floor(micros / 1000)).toISOString();
+  return `${iso.slice(0, -1)}${String(micros % 1000).padStart(3, '0')}Z`;
+}

@@ -1,0 +1,571 @@
+import type {
+  RulesetHeader,
+  RulesetRecord,
+  RulesetRuleRecord,
+  Store,
+  StoreTransaction,
+  ZoneRecord,
+} from '../../store/store.js';
+import { at, CODES, ServiceError } from '../errors.js';
+import { isId, newId } from '../ids.js';
+import { BodyObject, childPlace, rootPlace, shown } from '../input.js';
+import { type QueryParams, queryBoolean, queryString } from '../pagination.js';
+import { StoreCache } from '../store-cache.js';
+import {
+  migrationUnavailable,
+  type WafMigrationHook,
+  type WafMigrationRequest,
+} from '../waf-migration-hook.js';
+import { checkDraft, type Draft, namedRule, ruleFrom, type Touched } from './compose.js';
+import { arrayMember, notValid, onlyMembers } from './input.js';
+import { managedRulesetHeaders, managedRulesetJson } from './managed.js';
+import {
+  CREATABLE_KINDS,
+  headerJson,
+  isRulesetPhase,
+  RULESET_KINDS,
+  RULESET_LIMITS,
+  RULESET_PHASES,
+  type RulesetJson,
+  type RulesetPhase,
+  rulesetJson,
+  timestamp,
+} from './model.js';
+import { placeRule, readPosition } from './position.js';
+import { readRule } from './read-rule.js';
+
+/**
+ * The Rulesets API of a zone (`/zones/{zone_id}/rulesets…`): custom rulesets and phase entry points,
+ * stored with every version; the catalogue's managed rulesets, read-only; rules added, edited, moved and
+ * deleted one at a time. Every write is one transaction: a refused request stores nothing.
+ */
+
+export interface RulesetList {
+  result: RulesetJson[];
+  resultInfo: { cursor?: string };
+}
+
+/** Cursor pages of the list: `per_page` from 1 to 500 (50 by default). */
+export const RULESET_PAGE = { min: 1, max: 500, default: 50 } as const;
+
+const CODE = CODES.invalidRulesetValue;
+/** Members of an answer that a client may send back: not read. */
+const READ_ONLY = ['id', 'version', 'last_updated', 'source'];
+
+/** How a write was asked for: `dry_run` checks everything and stores nothing. */
+interface WriteOptions {
+  query?: QueryParams;
+}
+
+export class RulesetService {
+  /** Answers of reads, until the next write to rulesets (see StoreCache). */
+  private readonly reads: StoreCache<{ value: RulesetJson | RulesetJson[] }>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly migrationHook: () => WafMigrationHook | undefined = () => undefined,
+  ) {
+    this.reads = new StoreCache(store, ['rulesets']);
+  }
+
+  /** Managed rulesets first, then the zone's in creation order; `cursor` is the id of the last one seen. */
+  list(zone: ZoneRecord, query: QueryParams): RulesetList {
+    const perPage = readPerPage(query);
+    const cursor = queryString(query, 'cursor');
+    const all = this.reads.get(`list/${zone.id}`, () => ({
+      value: [
+        ...managedRulesetHeaders(),
+        ...this.store.transaction((tx) => tx.rulesets.list(zone.id)).map(headerJson),
+      ],
+    })).value as RulesetJson[];
+    let start = 0;
+    if (cursor !== undefined && cursor !== '') {
+      const index = all.findIndex((ruleset) => ruleset.id === cursor);
+      if (index === -1) {
+        throw new ServiceError(
+          'bad-request',
+          at(CODES.invalidQuery, `cursor ${shown(cursor)} is not the id of a ruleset of this zone`),
+        );
+      }
+      start = index + 1;
+    }
+    const result = all.slice(start, start + perPage);
+    const more = start + perPage < all.length;
+    return { result, resultInfo: more ? { cursor: result[result.length - 1]?.id as string } : {} };
+  }
+
+  get(zone: ZoneRecord, id: string): RulesetJson {
+    const managed = managedRulesetJson(id);
+    if (managed !== undefined) return managed;
+    const found = this.reads.get(`ruleset/${zone.id}/${id}`, () => {
+      const ruleset = isId(id) ? this.store.transaction((tx) => tx.rulesets.get(zone.id, id)) : undefined;
+      return ruleset === undefined ? undefined : { value: rulesetJson(ruleset) };
+    });
+    if (found === undefined) throw rulesetNotFound(id);
+    return found.value as RulesetJson;
+  }
+
+  /** `{name, kind, phase, description?, rules?}`: a custom ruleset or a phase's entry point. */
+  create(zone: ZoneRecord, body: unknown, options: WriteOptions = {}): RulesetJson | null {
+    return this.write(options, (tx) => {
+      const object = BodyObject.read(body, rootPlace(CODE), 'the request body');
+      onlyMembers(body, object.place, ['name', 'kind', 'phase', 'description', 'rules'], READ_ONLY);
+      const name = object.requiredString('name', RULESET_LIMITS.name);
+      const kind = object.oneOf('kind', RULESET_KINDS);
+      if (!(CREATABLE_KINDS as readonly string[]).includes(kind)) {
+        throw notValid(
+          object.placeOf('kind'),
+          kind,
+          kind === 'managed'
+            ? 'managed rulesets come from Cloudflare: execute them from the http_request_firewall_managed entry point'
+            : 'a zone has custom rulesets and entry points (kind zone) only',
+        );
+      }
+      const phase = readPhase(object);
+      if (kind === 'custom' && phase !== 'http_request_firewall_custom') {
+        throw notValid(
+          object.placeOf('phase'),
+          phase,
+          'custom rulesets belong to the http_request_firewall_custom phase',
+        );
+      }
+      if (kind === 'zone' && tx.rulesets.entryPoint(zone.id, phase) !== undefined) {
+        throw notValid(
+          object.placeOf('kind'),
+          kind,
+          `exceeded maximum number of zone rulesets for phase ${phase}`,
+        );
+      }
+      const header: RulesetHeader = {
+        id: newId(),
+        zoneId: zone.id,
+        kind: kind as 'custom' | 'zone',
+        phase,
+        name,
+        description: object.string('description', RULESET_LIMITS.description) ?? '',
+        version: 0,
+        lastUpdated: '',
+      };
+      return this.save(tx, zone, header, this.rulesFromList(object, [], zone, phase), 0);
+    });
+  }
+
+  /** `{description?, rules?}`: the next version; what is left out stays as it was. Name and kind never change. */
+  update(zone: ZoneRecord, id: string, body: unknown, options: WriteOptions = {}): RulesetJson | null {
+    return this.write(options, (tx) => {
+      const current = this.writable(tx, zone, id);
+      return this.replace(tx, zone, current, body, this.allowsEnabled(tx, zone));
+    });
+  }
+
+  /** Deletes the ruleset with all its versions. */
+  delete(zone: ZoneRecord, id: string, options: WriteOptions = {}): void {
+    this.write(options, (tx) => {
+      const current = this.writable(tx, zone, id);
+      tx.rulesets.delete(zone.id, current.id);
+      return null;
+    });
+  }
+
+  /** A rule, last or at `position`; the whole ruleset at its next version. */
+  addRule(
+    zone: ZoneRecord,
+    rulesetId: string,
+    body: unknown,
+    options: WriteOptions = {},
+  ): RulesetJson | null {
+    return this.write(options, (tx) => {
+      const current = this.writable(tx, zone, rulesetId);
+      const place = rootPlace(CODE);
+      const object = BodyObject.read(body, place, 'the request body');
+      const content = readRule(body, place, context(zone, current), ['position']);
+      if (object.has('id')) object.fail('id', 'a new rule gets its id from the service: leave id out');
+      const { rule } = ruleFrom(content, undefined, timestamp());
+      const position = readPosition(object);
+      const rules =
+        position === undefined ? [...current.rules, rule] : placeRule(current.rules, rule, position, object);
+      return this.save(tx, zone, current, { rules, touched: [{ rule, place }] }, current.rules.length);
+    });
+  }
+
+  /** The members given replace the rule's (a new action drops the old one's parameters); `position` moves it. */
+  editRule(
+    zone: ZoneRecord,
+    rulesetId: string,
+    ruleId: string,
+    body: unknown,
+    options: WriteOptions = {},
+  ): RulesetJson | null {
+    return this.write(options, (tx) => {
+      const current = this.writable(tx, zone, rulesetId);
+      const existing = findRule(current, ruleId);
+      const place = rootPlace(CODE);
+      const object = BodyObject.read(body, place, 'the request body');
+      if (object.has('id') && object.get('id') !== existing.id) {
+        object.fail('id', `id must be the rule id of the path (${existing.id}) or be left out`);
+      }
+      const merged = { ...editable(existing, object), ...object.rawValue() };
+      const content = readRule(merged, place, context(zone, current), ['position']);
+      const { rule, changed } = ruleFrom(content, existing, timestamp());
+      const others = current.rules.filter((other) => other.id !== existing.id);
+      const position = readPosition(object);
+      const rules =
+        position === undefined
+          ? current.rules.map((other) => (other.id === existing.id ? rule : other))
+          : placeRule(others, rule, position, object);
+      return this.save(
+        tx,
+        zone,
+        current,
+        { rules, touched: changed ? [{ rule, place }] : [] },
+        current.rules.length,
+      );
+    });
+  }
+
+  deleteRule(
+    zone: ZoneRecord,
+    rulesetId: string,
+    ruleId: string,
+    options: WriteOptions = {},
+  ): RulesetJson | null {
+    return this.write(options, (tx) => {
+      const current = this.writable(tx, zone, rulesetId);
+      const existing = findRule(current, ruleId);
+      const rules = current.rules.filter((rule) => rule.id !== existing.id);
+      return this.save(tx, zone, current, { rules, touched: [] }, current.rules.length);
+    });
+  }
+
+  /** Every version kept, oldest first, without rules. */
+  versions(zone: ZoneRecord, id: string): RulesetJson[] {
+    const managed = managedRulesetJson(id);
+    if (managed !== undefined) return [withoutRules(managed)];
+    const versions = isId(id) ? this.store.transaction((tx) => tx.rulesets.versions(zone.id, id)) : [];
+    if (versions.length === 0) throw rulesetNotFound(id);
+    return versions.map(headerJson);
+  }
+
+  version(zone: ZoneRecord, id: string, version: string): RulesetJson {
+    const managed = managedRulesetJson(id);
+    if (managed !== undefined) {
+      if (version !== managed.version) throw versionNotFound(id, version);
+      return managed;
+    }
+    const number = versionNumber(version);
+    const found = this.store.transaction((tx) => {
+      if (!isId(id) || tx.rulesets.get(zone.id, id) === undefined) throw rulesetNotFound(id);
+      return number === undefined ? undefined : tx.rulesets.getVersion(zone.id, id, number);
+    });
+    if (found === undefined) throw versionNotFound(id, version);
+    return rulesetJson(found);
+  }
+
+  /** Deletes an earlier version; the latest is the ruleset itself and stays. */
+  deleteVersion(zone: ZoneRecord, id: string, version: string, options: WriteOptions = {}): void {
+    this.write(options, (tx) => {
+      const current = this.writable(tx, zone, id);
+      const number = versionNumber(version);
+      if (number === current.version) {
+        throw new ServiceError(
+          'bad-request',
+          at(
+            CODES.latestVersionNotDeletable,
+            `version ${number} is the latest version of ruleset ${id}: delete the ruleset instead`,
+          ),
+        );
+      }
+      if (number === undefined || !tx.rulesets.deleteVersion(zone.id, id, number))
+        throw versionNotFound(id, version);
+      return null;
+    });
+  }
+
+  getEntryPoint(zone: ZoneRecord, phase: string): RulesetJson {
+    const checked = pathPhase(phase);
+    const found = this.reads.get(`entrypoint/${zone.id}/${checked}`, () => {
+      const ruleset = this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
+      return ruleset === undefined ? undefined : { value: rulesetJson(ruleset) };
+    });
+    if (found === undefined) throw entryPointNotFound(checked);
+    return found.value as RulesetJson;
+  }
+
+  /**
+   * `{name?, description?, rules?}`: the phase's entry point, created (version 1) when there is none. With
+   * `wafMigration` (from `?waf_migration=`), the write is handed to the migration hook (waf-migration-hook.ts).
+   */
+  putEntryPoint(
+    zone: ZoneRecord,
+    phase: string,
+    body: unknown,
+    options: WriteOptions & { wafMigration?: WafMigrationRequest } = {},
+  ): RulesetJson | null {
+    const checked = pathPhase(phase);
+    const { wafMigration } = options;
+    if (wafMigration !== undefined && checked !== 'http_request_firewall_managed') {
+      throw new ServiceError(
+        'bad-request',
+        at(CODES.invalidQuery, 'waf_migration only applies to the http_request_firewall_managed entry point'),
+      );
+    }
+    return this.write(options, (tx) => {
+      const write = (allowEnabled: boolean) => this.writeEntryPoint(tx, zone, checked, body, allowEnabled);
+      if (wafMigration === undefined) return write(this.allowsEnabled(tx, zone));
+      const hook = this.migrationHook();
+      if (hook === undefined) throw migrationUnavailable();
+      return hook.onEntryPointUpdate(zone, wafMigration, () => write(true), tx);
+    });
+  }
+
+  entryPointVersions(zone: ZoneRecord, phase: string): RulesetJson[] {
+    const checked = pathPhase(phase);
+    const entry = this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
+    if (entry === undefined) throw entryPointNotFound(checked);
+    return this.versions(zone, entry.id);
+  }
+
+  entryPointVersion(zone: ZoneRecord, phase: string, version: string): RulesetJson {
+    const checked = pathPhase(phase);
+    const entry = this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
+    if (entry === undefined) throw entryPointNotFound(checked);
+    return this.version(zone, entry.id, version);
+  }
+
+  // ——— shared steps ———
+
+  /** Runs a write in one transaction; with `?dry_run=true` everything is checked, then rolled back. */
+  private write<T>(options: WriteOptions, work: (tx: StoreTransaction) => T): T | null {
+    const dryRun = options.query === undefined ? false : (queryBoolean(options.query, 'dry_run') ?? false);
+    if (!dryRun) return this.store.transaction(work);
+    try {
+      this.store.transaction((tx) => {
+        work(tx);
+        throw DRY_RUN;
+      });
+    } catch (error) {
+      if (error !== DRY_RUN) throw error;
+    }
+    return null;
+  }
+
+  private writeEntryPoint(
+    tx: StoreTransaction,
+    zone: ZoneRecord,
+    phase: RulesetPhase,
+    body: unknown,
+    allowEnabled: boolean,
+  ): RulesetJson {
+    const current = tx.rulesets.entryPoint(zone.id, phase);
+    if (current !== undefined) return this.replace(tx, zone, current, body, allowEnabled);
+    const object = BodyObject.read(body, rootPlace(CODE), 'the request body');
+    checkFixed(object, { kind: 'zone', phase });
+    onlyMembers(body, object.place, ['name', 'kind', 'phase', 'description', 'rules'], READ_ONLY);
+    const header: RulesetHeader = {
+      id: newId(),
+      zoneId: zone.id,
+      kind: 'zone',
+      phase,
+      name: object.string('name', RULESET_LIMITS.name) || 'default',
+      description: object.string('description', RULESET_LIMITS.description) ?? '',
+      version: 0,
+      lastUpdated: '',
+    };
+    return this.save(tx, zone, header, this.rulesFromList(object, [], zone, phase), 0, allowEnabled);
+  }
+
+  /** PUT of a stored ruleset (by id or as its phase's entry point). */
+  private replace(
+    tx: StoreTransaction,
+    zone: ZoneRecord,
+    current: RulesetRecord,
+    body: unknown,
+    allowEnabled: boolean,
+  ): RulesetJson {
+    const object = BodyObject.read(body, rootPlace(CODE), 'the request body');
+    onlyMembers(body, object.place, ['name', 'kind', 'phase', 'description', 'rules'], READ_ONLY);
+    checkFixed(object, current);
+    const phase = current.phase as RulesetPhase;
+    const description = object.present('description')
+      ? (object.string('description', RULESET_LIMITS.description) ?? '')
+      : current.description;
+    const draft = object.has('rules')
+      ? this.rulesFromList(object, current.rules, zone, phase)
+      : { rules: current.rules, touched: [] };
+    return this.save(tx, zone, { ...current, description }, draft, current.rules.length, allowEnabled);
+  }
+
+  /** The body's `rules` as the next version's: elements with an `id` change that stored rule. */
+  private rulesFromList(
+    object: BodyObject,
+    current: readonly RulesetRuleRecord[],
+    zone: ZoneRecord,
+    phase: RulesetPhase,
+  ): Draft {
+    const items = arrayMember(object, 'rules', 'rules') ?? [];
+    const time = timestamp();
+    const seen = new Set<string>();
+    const touched: Touched[] = [];
+    const rules = items.map(({ value, place }) => {
+      const id = BodyObject.read(value, place, 'a rule').get('id');
+      const stored = namedRule(id, place, current, seen);
+      const { rule, changed } = ruleFrom(readRule(value, place, { plan: zone.plan, phase }), stored, time);
+      if (changed) touched.push({ rule, place });
+      return rule;
+    });
+    return { rules, touched };
+  }
+
+  /** Checks the whole next version and stores it; its JSON. */
+  private save(
+    tx: StoreTransaction,
+    zone: ZoneRecord,
+    header: RulesetHeader,
+    draft: Draft,
+    previousCount: number,
+    allowEnabled = this.allowsEnabled(tx, zone),
+  ): RulesetJson {
+    checkDraft(draft, {
+      zone,
+      phase: header.phase as RulesetPhase,
+      allowEnabledManaged: allowEnabled,
+      previousCount,
+      rulesPlace: childPlace(rootPlace(CODE), 'rules'),
+    });
+    const next: RulesetRecord = {
+      ...header,
+      version: header.version + 1,
+      lastUpdated: timestamp(),
+      rules: draft.rules,
+    };
+    if (header.version === 0) tx.rulesets.insert(next);
+    else tx.rulesets.addVersion(next);
+    return rulesetJson(next);
+  }
+
+  /** Whether the zone's managed entry point may hold enabled rules on any plan (the migration says so). */
+  private allowsEnabled(tx: StoreTransaction, zone: ZoneRecord): boolean {
+    return this.migrationHook()?.isMigrated?.(zone, tx) ?? false;
+  }
+
+  /** A stored ruleset of the zone that may be written: managed ones are refused, unknown ones are 404. */
+  private writable(tx: StoreTransaction, zone: ZoneRecord, id: string): RulesetRecord {
+    if (managedRulesetJson(id) !== undefined) {
+      throw new ServiceError(
+        'forbidden',
+        at(
+          CODES.managedRulesetReadOnly,
+          `ruleset ${id} is a managed ruleset and cannot be changed: deploy it with an execute rule in the http_request_firewall_managed entry point, and change its behaviour with overrides`,
+        ),
+      );
+    }
+    const ruleset = isId(id) ? tx.rulesets.get(zone.id, id) : undefined;
+    if (ruleset === undefined) throw rulesetNotFound(id);
+    return ruleset;
+  }
+}
+
+/** Thrown inside a dry run's transaction to roll it back. */
+const DRY_RUN = Symbol('dry run');
+
+const context = (zone: ZoneRecord, ruleset: RulesetHeader) => ({
+  plan: zone.plan,
+  phase: ruleset.phase as RulesetPhase,
+});
+
+function findRule(ruleset: RulesetRecord, id: string): RulesetRuleRecord {
+  const rule = ruleset.rules.find((candidate) => candidate.id === id);
+  if (rule === undefined) {
+    throw new ServiceError(
+      'not-found',
+      at(CODES.rulesetRuleNotFound, `could not find rule ${shown(id)} in ruleset ${ruleset.id}`),
+    );
+  }
+  return rule;
+}
+
+/** A stored rule as a body would give it, under a PATCH's members; a new action drops action-bound members. */
+function editable(rule: RulesetRuleRecord, patch: BodyObject): Record<string, unknown> {
+  const actionChanges = patch.has('action') && patch.get('action') !== rule.action;
+  return {
+    action: rule.action,
+    expression: rule.expression,
+    description: rule.description,
+    enabled: rule.enabled,
+    ref: rule.ref,
+    ...(rule.actionParameters === undefined || actionChanges
+      ? {}
+      : { action_parameters: rule.actionParameters }),
+    ...(rule.logging === undefined || actionChanges ? {} : { logging: rule.logging }),
+    ...(rule.ratelimit === undefined ? {} : { ratelimit: rule.ratelimit }),
+  };
+}
+
+/** `name`, `kind` and `phase` may be sent (GET's answer sent back) but never changed. */
+function checkFixed(object: BodyObject, fixed: { name?: string; kind: string; phase: string }): void {
+  for (const key of ['name', 'kind', 'phase'] as const) {
+    const value = object.get(key);
+    const expected = fixed[key];
+    if (value !== undefined && expected !== undefined && value !== expected) {
+      throw notValid(object.placeOf(key), value, `the ${key} of a ruleset cannot change (it is ${expected})`);
+    }
+  }
+}
+
+function readPhase(object: BodyObject): RulesetPhase {
+  const value = object.get('phase');
+  if (typeof value === 'string' && isRulesetPhase(value)) return value;
+  if (value === undefined) object.fail('phase', `phase is required: one of ${RULESET_PHASES.join(', ')}`);
+  throw notValid(
+    object.placeOf('phase'),
+    value,
+    `cfrules keeps rulesets of ${RULESET_PHASES.join(', ')} only`,
+    CODES.unsupportedPhase,
+  );
+}
+
+/** The phase of an entry-point path. */
+function pathPhase(phase: string): RulesetPhase {
+  if (isRulesetPhase(phase)) return phase;
+  throw new ServiceError(
+    'bad-request',
+    at(
+      CODES.unsupportedPhase,
+      `'${shown(phase)}' is not a phase cfrules keeps entry points for: use ${RULESET_PHASES.join(', ')}`,
+    ),
+  );
+}
+
+const VERSION = /^[1-9][0-9]{0,9}$/;
+const versionNumber = (text: string): number | undefined => (VERSION.test(text) ? Number(text) : undefined);
+
+function readPerPage(query: QueryParams): number {
+  const text = queryString(query, 'per_page');
+  if (text === undefined) return RULESET_PAGE.default;
+  const value = /^[0-9]{1,4}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= RULESET_PAGE.min && value <= RULESET_PAGE.max)) {
+    throw new ServiceError(
+      'bad-request',
+      at(CODES.invalidQuery, `per_page must be an integer from ${RULESET_PAGE.min} to ${RULESET_PAGE.max}`),
+    );
+  }
+  return value;
+}
+
+const withoutRules = ({ rules: _rules, ...header }: RulesetJson): RulesetJson => header;
+
+export const rulesetNotFound = (id: string): ServiceError =>
+  new ServiceError('not-found', at(CODES.rulesetNotFound, `could not find ruleset ${shown(id)}`));
+
+const versionNotFound = (id: string, version: string): ServiceError =>
+  new ServiceError(
+    'not-found',
+    at(CODES.rulesetVersionNotFound, `could not find version ${shown(version)} of ruleset ${shown(id)}`),
+  );
+
+/** Cloudflare's answer when a phase has no entry point yet. */
+export const entryPointNotFound = (phase: string): ServiceError =>
+  new ServiceError(
+    'not-found',
+    at(CODES.entryPointNotFound, `could not find entrypoint ruleset in the ${phase} phase`),
+  );
