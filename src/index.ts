@@ -30,7 +30,12 @@ export {
 } from './eval/request.js';
 export { bytesOf, textOf, type Value, type ValueMap } from './eval/values.js';
 export type * from './lang/ast.js';
-export { type Diagnostic, formatDiagnostic, type Severity } from './lang/diagnostics.js';
+export {
+  type Diagnostic,
+  type FormatDiagnosticOptions,
+  formatDiagnostic,
+  type Severity,
+} from './lang/diagnostics.js';
 export type { FormatOptions } from './lang/format.js';
 export type { HookVerdict, LiteralEndCorrection, ParseHooks } from './lang/hooks.js';
 export { type ParseOptions, type ParseResult, parse } from './lang/parse.js';
