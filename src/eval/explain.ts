@@ -2,9 +2,10 @@ import { formatIp } from '../check/ip.js';
 import type { TypedExpression, TypedValue } from '../check/typed-ast.js';
 import { walkTyped } from '../check/walk.js';
 import type { Span } from '../lang/ast.js';
+import { escapeControlCharacters } from '../lang/escape.js';
 import type { Scheme } from '../scheme/scheme.js';
 import { cloudflareScheme } from '../scheme/scheme.js';
-import { compileNode } from './compile.js';
+import { compileNode, compileValue } from './compile.js';
 import { layoutFor, type RequestContext } from './context.js';
 import type { ListItems } from './lists.js';
 import { textOf, type Value } from './values.js';
@@ -18,6 +19,11 @@ export interface Explanation {
   text: string;
   span: Span;
   result: boolean | boolean[] | 'missing' | 'skipped';
+  /**
+   * For a rewrite expression, the value it yields, written as `describeValue` writes it (strings quoted,
+   * `missing` when it yields none); `result` then says whether it yields one.
+   */
+  value?: string;
   /** The fields a comparison or predicate read, with their values (missing ones included). */
   fields: { name: string; value: string }[];
   children: Explanation[];
@@ -26,6 +32,8 @@ export interface Explanation {
 export interface ExplainOptions {
   scheme?: Scheme;
   listItems?: Record<string, ListItems>;
+  /** `rewrite` explains a rewrite expression (its value); `filter` by default. */
+  expression?: 'filter' | 'rewrite';
 }
 
 export function explain(
@@ -65,6 +73,11 @@ export function explain(
     }
     return { text, span: node.span, result, fields, children };
   };
+  if (options.expression === 'rewrite' && ast.kind === 'predicate') {
+    // A rewrite yields a value, not a condition: a Bool test of it would say `false` for "/v2/users".
+    const value = compileValue(ast.value, options)(ctx);
+    return { ...visit(ast, false), result: value !== undefined, value: describeValue(value) };
+  }
   return visit(ast, false);
 }
 
@@ -79,17 +92,24 @@ export function describeValue(value: Value | undefined): string {
   return formatIp(value as Parameters<typeof formatIp>[0]);
 }
 
-/** The explanation as indented text, one sub-expression per line. */
+/**
+ * The explanation as indented text, one sub-expression per line, for a terminal: control characters in
+ * the expression and in field values are escaped.
+ */
 export function formatExplanation(explanation: Explanation, indent = ''): string {
-  const result = Array.isArray(explanation.result)
-    ? `[${explanation.result.join(', ')}]`
-    : String(explanation.result);
+  return escapeControlCharacters(explanationLines(explanation, indent));
+}
+
+function explanationLines(explanation: Explanation, indent: string): string {
+  const result =
+    explanation.value ??
+    (Array.isArray(explanation.result) ? `[${explanation.result.join(', ')}]` : String(explanation.result));
   // The result column is six wide (`false `), wider for an array result; field values line up under the
   // expression text of their own line, two columns in.
   const column = `${result.padEnd(6)} `;
   const lines = [`${indent}${column}${explanation.text.replace(/\s+/g, ' ')}`];
   const fieldIndent = `${indent}${' '.repeat(column.length + 2)}`;
   for (const field of explanation.fields) lines.push(`${fieldIndent}${field.name} = ${field.value}`);
-  for (const child of explanation.children) lines.push(formatExplanation(child, `${indent}  `));
+  for (const child of explanation.children) lines.push(explanationLines(child, `${indent}  `));
   return lines.join('\n');
 }
