@@ -108,8 +108,9 @@ export function inputProblem(source: unknown, options: unknown): Diagnostic | un
   const { expression, maxLength, lists, lints } = options as ValidateOptions;
   if (expression !== undefined && expression !== 'filter' && expression !== 'rewrite')
     return problem(`expected options.expression to be "filter" or "rewrite", got ${kindOf(expression)}`);
-  if (maxLength !== undefined && !(Number.isSafeInteger(maxLength) && maxLength >= 0))
-    return problem(`expected options.maxLength to be a whole number, got ${kindOf(maxLength)}`);
+  if (maxLength !== undefined && !(typeof maxLength === 'number' && maxLength >= 0))
+    // Infinity: no limit
+    return problem(`expected options.maxLength to be a number of characters, got ${kindOf(maxLength)}`);
   if (lints !== undefined && lints !== false && !isRecord(lints))
     return problem(`expected options.lints to be false or an object, got ${kindOf(lints)}`);
   if (lists !== undefined) {

@@ -23,7 +23,11 @@ describe('validate with the wrong kind of input', () => {
         { expression: 'condition' },
         'expected options.expression to be "filter" or "rewrite", got the string "condition"',
       ],
-      ['ssl', { maxLength: '10' }, 'expected options.maxLength to be a whole number, got the string "10"'],
+      [
+        'ssl',
+        { maxLength: '10' },
+        'expected options.maxLength to be a number of characters, got the string "10"',
+      ],
       [
         'ssl',
         { lists: { office: 'ips' } },
