@@ -22,7 +22,12 @@ export type { EvaluationInput, FieldValues, RequestContext } from './eval/contex
 export { type Explanation, explain, formatExplanation } from './eval/explain.js';
 export { ListError, type ListItems } from './eval/lists.js';
 export type * from './lang/ast.js';
-export { type Diagnostic, formatDiagnostic, type Severity } from './lang/diagnostics.js';
+export {
+  type Diagnostic,
+  type FormatDiagnosticOptions,
+  formatDiagnostic,
+  type Severity,
+} from './lang/diagnostics.js';
 export type { FormatOptions } from './lang/format.js';
 export type { HookVerdict, LiteralEndCorrection, ParseHooks } from './lang/hooks.js';
 export { type ParseOptions, type ParseResult, parse } from './lang/parse.js';

@@ -9,6 +9,7 @@ import type {
   Span,
   ValueExpression,
 } from '../lang/ast.js';
+import { commaInSetHint } from '../lang/comma-in-set.js';
 import type { Diagnostic } from '../lang/diagnostics.js';
 import { HookStop, type HookVerdict, type ParseHooks } from '../lang/hooks.js';
 import { isSpace, trimmedRange } from '../lang/lexer.js';
@@ -708,10 +709,17 @@ export class TypeChecker implements ParseHooks {
   ): Diagnostic {
     const opening = this.source.charAt(literalStart);
     const inString = (opening === '"' || opening === 'r') && problem.start > literalStart;
-    const code = inString ? 'invalid-string' : codeForLiteralProblem(problem.message);
+    // A comma between set items is one mistake, whatever message the item's type gives: one code and one
+    // hint, as `parse` reports it.
+    const comma = setType !== undefined && !inString && this.source.charAt(problem.start) === ',';
+    const code = comma
+      ? 'comma-in-set'
+      : inString
+        ? 'invalid-string'
+        : codeForLiteralProblem(problem.message);
     const diagnostic = this.error(code, problem.message, problem.start, problem.end);
     const text = this.source.slice(problem.start, problem.end ?? this.inputEnd);
-    const hint = literalHint(problem.message, text, setType);
+    const hint = comma ? commaInSetHint(this.source, problem.start) : literalHint(problem.message, text);
     if (hint) diagnostic.hint = hint;
     return diagnostic;
   }

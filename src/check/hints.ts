@@ -21,16 +21,9 @@ export function codeForLiteralProblem(message: string): string {
   return 'invalid-string';
 }
 
-const setExamples = { Int: '{80 443}', Bytes: '{"a" "b"}', Ip: '{192.0.2.1 192.0.2.2}' };
-
 /** A friendlier explanation of the literal mistakes people make most. */
-export function literalHint(
-  message: string,
-  text: string,
-  setType?: 'Bytes' | 'Int' | 'Ip',
-): string | undefined {
+export function literalHint(message: string, text: string): string | undefined {
   const first = text.charAt(0);
-  if (first === ',') return `set items are separated by spaces, not commas: ${setExamples[setType ?? 'Int']}`;
   if (first === '"' && message === 'expected digit')
     return 'integers are written without quotes: tcp.dstport eq 443';
   if (first === '"' && message === 'expected IP address character')

@@ -45,6 +45,8 @@ export interface ValidateResult {
 /** Checks an expression as Cloudflare would before accepting it, plus lints. Never throws. */
 export function validate(source: string, options: ValidateOptions = {}): ValidateResult {
   const invalid = (diagnostic: Diagnostic): ValidateResult => ({ ok: false, diagnostics: [diagnostic] });
+  const problem = inputProblem(source, options);
+  if (problem) return invalid(problem);
   const profile = readProfile(source, options);
   if ('severity' in profile) return invalid(profile);
   const maxLength = options.maxLength ?? MAX_EXPRESSION_LENGTH;
@@ -85,6 +87,57 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
   }
   const ok = diagnostics.every((d) => d.severity !== 'error');
   return ok ? { ok, diagnostics, ast: typed } : { ok, diagnostics };
+}
+
+/**
+ * JavaScript callers (and TypeScript ones, through `any`) may pass anything: a wrong kind of input is
+ * answered with an `invalid-input` diagnostic that says what was expected, instead of a TypeError from
+ * deep inside the checker.
+ */
+export function inputProblem(source: unknown, options: unknown): Diagnostic | undefined {
+  const problem = (message: string): Diagnostic => ({
+    severity: 'error',
+    code: 'invalid-input',
+    message,
+    span: { start: 0, end: 0, line: 1, column: 1 },
+  });
+  if (typeof source !== 'string')
+    return problem(`expected the expression as a string, got ${kindOf(source)}`);
+  if (options === undefined) return undefined;
+  if (!isRecord(options)) return problem(`expected the options as an object, got ${kindOf(options)}`);
+  const { expression, maxLength, lists, lints } = options as ValidateOptions;
+  if (expression !== undefined && expression !== 'filter' && expression !== 'rewrite')
+    return problem(`expected options.expression to be "filter" or "rewrite", got ${kindOf(expression)}`);
+  if (maxLength !== undefined && !(typeof maxLength === 'number' && maxLength >= 0))
+    // Infinity: no limit
+    return problem(`expected options.maxLength to be a number of characters, got ${kindOf(maxLength)}`);
+  if (lints !== undefined && lints !== false && !isRecord(lints))
+    return problem(`expected options.lints to be false or an object, got ${kindOf(lints)}`);
+  if (lists !== undefined) {
+    if (!isRecord(lists)) return problem(`expected options.lists to be an object, got ${kindOf(lists)}`);
+    for (const [name, kind] of Object.entries(lists))
+      if (kind !== 'ip' && kind !== 'hostname' && kind !== 'asn')
+        return problem(
+          `expected the kind of list $${name} to be "ip", "hostname" or "asn", got ${kindOf(kind)}`,
+        );
+  }
+  return undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What a JavaScript value is, for messages: `undefined`, `a number (12)`, `an array`, `a Set`. */
+export function kindOf(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return `${typeof value === 'boolean' ? 'a boolean' : 'a number'} (${String(value)})`;
+  if (typeof value === 'function') return 'a function';
+  if (Array.isArray(value)) return 'an array';
+  const name = Object.getPrototypeOf(value)?.constructor?.name;
+  return !name || name === 'Object' ? 'a plain object' : `a ${name}`;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { OptionSpecs } from './args.js';
+
 /** What a command may touch: injected so that tests run commands in-process. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -17,6 +19,8 @@ export interface Command {
   summary: string;
   /** The full `--help` text. */
   help: string;
+  /** Its options, when it parses them with ./args.ts (which tells `-e -h` from a request for help). */
+  options?: OptionSpecs;
   /**
    * Returns the process exit code: 0 success, 1 findings (syntax errors, check failures), 2 usage errors;
    * a long-running command (serve) returns it when it stops.

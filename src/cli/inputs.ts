@@ -1,92 +1,142 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { Expression } from '../lang/ast.js';
-import { formatDiagnostic } from '../lang/diagnostics.js';
-import { type ParseResult, parse } from '../lang/parse.js';
+import { escapeControlCharacters } from '../lang/escape.js';
+import { parse } from '../lang/parse.js';
+import type { Token } from './args.js';
 import { type CliIo, UsageError } from './command.js';
-
-type Options = NonNullable<ParseArgsConfig['options']>;
+import { readInputFile, stdinReader, stripFinalNewline } from './files.js';
+import { formatFinding } from './report.js';
+import { type ExpressionEntry, expressionEntry, isJsonText, readRuleFile } from './rule-files.js';
 
 /**
- * Parses the command line of a command that works on expressions: its own options plus the shared
- * `-e/--expression`, with files as positionals. Returns the option values and the collected inputs.
+ * What the commands that work on expressions (validate, fmt, parse) read, in one place so that they all
+ * read the same things the same way:
+ *
+ * - `expression`: an expression given on the command line; `-` reads one from standard input;
+ * - `expression-file`: a file holding one expression, which may span lines (the FILE arguments of fmt and
+ *   parse), or JSON rules (no expression starts with `[` or `{`);
+ * - `rule-file`: `--file`, a text file of expressions one per line (`#` comments), or JSON rules as the
+ *   Cloudflare API returns them.
  */
-export function parseExpressionCommand<T extends Options>(args: string[], options: T, io: CliIo) {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { ...options, expression: { type: 'string', short: 'e', multiple: true } },
-  });
-  const expressions = (values as { expression?: string[] }).expression ?? [];
-  return { values, inputs: collectInputs(positionals, expressions, io) };
+export type InputSource = { type: 'expression' | 'expression-file' | 'rule-file'; value: string };
+
+/** One input as read: its text and the expressions in it. */
+export interface InputDocument {
+  name: string;
+  /** The file it came from (not set for command-line expressions and standard input). */
+  path?: string;
+  text: string;
+  entries: ExpressionEntry[];
+  /** The whole text is one expression (fmt prints it, and writes it back, with one final line break). */
+  single: boolean;
 }
 
 /**
- * Parses each input; reports syntax errors, hands valid trees to `use`. Returns the exit status: 1 if
- * any input had a syntax error or `use` said so, else 0.
+ * Reads every input, in command-line order, before any is used: a file that cannot be read (or JSON that
+ * cfrules does not understand) stops the command before it reports anything.
+ */
+export function readInputs(
+  sources: InputSource[],
+  io: CliIo,
+  kind: 'filter' | 'rewrite',
+  readStdin = stdinReader(io),
+): InputDocument[] {
+  const literal = (source: InputSource) => source.type === 'expression' && source.value !== '-';
+  const numbered = sources.filter(literal).length > 1;
+  let n = 0;
+  return sources.map((source): InputDocument => {
+    if (literal(source)) {
+      n++;
+      const name = numbered ? `<expression ${n}>` : '<expression>';
+      return single(name, undefined, source.value, kind);
+    }
+    const stdin = source.value === '-';
+    const name = stdin ? '<stdin>' : source.value;
+    const path = stdin ? undefined : source.value;
+    const text = readInputFile(io, source.value, readStdin);
+    if (source.type === 'rule-file' || (source.type === 'expression-file' && isJsonText(text))) {
+      const entries = readRuleFile(name, path, text);
+      // --rewrite applies to text files; JSON rules say themselves which of their expressions are rewrites.
+      for (const entry of entries) if (entry.rule === undefined) entry.kind = kind;
+      return { name, path, text, entries, single: false };
+    }
+    return single(name, path, text, kind);
+  });
+}
+
+function single(
+  name: string,
+  path: string | undefined,
+  text: string,
+  kind: 'filter' | 'rewrite',
+): InputDocument {
+  const expression = stripFinalNewline(text);
+  const entry = { ...expressionEntry(name, expression, kind), path };
+  entry.written = { start: 0, end: expression.length, json: false };
+  return { name, path, text, entries: [entry], single: true };
+}
+
+/** The expressions of every document, in order. */
+export const entriesOf = (documents: InputDocument[]): ExpressionEntry[] =>
+  documents.flatMap((d) => d.entries);
+
+/**
+ * Parses each expression; reports syntax errors on standard error, hands valid trees to `use`. Returns the
+ * exit status: 1 if any expression had a syntax error or `use` said so, else 0.
  */
 export function forEachExpression(
-  inputs: ExpressionInput[],
+  documents: InputDocument[],
   io: CliIo,
-  use: (input: ExpressionInput, ast: Expression) => number,
+  command: string,
+  use: (entry: ExpressionEntry, ast: Expression) => number,
 ): number {
   let status = 0;
-  for (const input of inputs) {
-    const result = parse(input.source);
-    if (result.ast) {
-      status = Math.max(status, use(input, result.ast));
-    } else {
-      reportDiagnostics(input, result, io);
+  for (const document of documents) {
+    for (const entry of document.entries) {
+      const result = parse(entry.expression);
+      if (result.ast) {
+        status = Math.max(status, use(entry, result.ast));
+        continue;
+      }
+      for (const diagnostic of result.diagnostics) io.stderr(formatFinding(entry, diagnostic));
+      if (document.single && document.path !== undefined && looksLikeRuleFile(document.text))
+        io.stderr(
+          `cfrules ${command}: note: ${escapeControlCharacters(document.name)} was read as one expression; for a file of ` +
+            `expressions, one per line, use --file ${document.name}\n`,
+        );
       status = 1;
     }
   }
   return status;
 }
 
-/** One expression to work on, with a name for messages. */
-export interface ExpressionInput {
-  name: string;
-  /** The file it came from, when it came from a file (for --write). */
-  path?: string;
-  source: string;
+/** `#` comments, or several lines that are each an expression: what `--file` reads. */
+function looksLikeRuleFile(text: string): boolean {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  if (lines.some((line) => line.trimStart().startsWith('#'))) return true;
+  return lines.length > 1 && lines.every((line) => parse(line).ast !== undefined);
 }
 
 /**
- * Expressions come from `-e/--expression` options, from files (each file holds one expression, which may
- * span several lines), or from standard input for a file named `-`.
+ * The inputs of a command line, in order: `-e` values and `--file` paths, and the arguments, which are
+ * expressions for validate and files for fmt and parse (`-` is standard input either way).
  */
-function collectInputs(files: string[], expressions: string[], io: CliIo): ExpressionInput[] {
-  const inputs: ExpressionInput[] = expressions.map((source, i) => ({
-    name: expressions.length > 1 ? `<expression ${i + 1}>` : '<expression>',
-    source,
-  }));
-  for (const file of files) {
-    if (file === '-') {
-      inputs.push({ name: '<stdin>', source: stripFinalNewline(io.readStdin()) });
-      continue;
-    }
-    let source: string;
-    try {
-      source = io.readFile(file);
-    } catch (error) {
-      throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-    inputs.push({ name: file, path: file, source: stripFinalNewline(source) });
+export function inputSources(tokens: Token[], argument: 'expression' | 'expression-file'): InputSource[] {
+  const sources: InputSource[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'positional')
+      sources.push({ type: token.value === '-' ? 'expression' : argument, value: token.value });
+    else if (token.name === 'expression') sources.push({ type: 'expression', value: token.value ?? '' });
+    else if (token.name === 'file') sources.push({ type: 'rule-file', value: token.value ?? '' });
   }
-  if (inputs.length === 0)
-    throw new UsageError('no expression given: pass files, - for standard input, or -e EXPR');
-  return inputs;
+  if (sources.length === 0) {
+    const what = argument === 'expression' ? 'expressions' : 'files';
+    throw new UsageError(`no expression given: pass ${what}, -e EXPR, --file PATH, or - for standard input`);
+  }
+  return sources;
 }
 
-/** Editors end files with a newline; it is not part of the expression. */
-function stripFinalNewline(text: string): string {
-  return text.replace(/\r?\n$/, '');
-}
-
-/** Prints a failed parse the way Cloudflare does, preceded by where the expression came from. */
-function reportDiagnostics(input: ExpressionInput, result: ParseResult, io: CliIo): void {
-  for (const diagnostic of result.diagnostics) {
-    io.stderr(`${input.name}:${diagnostic.span.line}:${diagnostic.span.column}: ${diagnostic.code}\n`);
-    io.stderr(formatDiagnostic(input.source, diagnostic));
-    if (diagnostic.hint) io.stderr(`hint: ${diagnostic.hint}\n`);
-  }
-}
+/** The options every command that reads expressions has. */
+export const inputOptions = {
+  expression: { type: 'string', short: 'e', multiple: true },
+  file: { type: 'string', short: 'f', multiple: true },
+} as const;

@@ -1,5 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { escapeControlCharacters } from '../lang/escape.js';
 import { VERSION } from '../version.js';
+import { asksForHelp, usageMessage, wantsJson } from './args.js';
 import { type CliIo, type Command, UsageError } from './command.js';
 import { evalCommand } from './commands/eval.js';
 import { fmtCommand } from './commands/fmt.js';
@@ -27,7 +29,7 @@ export function runCli(argv: string[], io: CliIo): number | Promise<number> {
     io.stderr(usage); // a usage error: say how to use it, where errors go
     return 2;
   }
-  if (name === '-h' || name === '--help' || name === 'help') {
+  if (name === '-h' || name === '--help' || (name === 'help' && args.length === 0)) {
     io.stdout(usage);
     return 0;
   }
@@ -35,22 +37,32 @@ export function runCli(argv: string[], io: CliIo): number | Promise<number> {
     io.stdout(`${VERSION}\n`);
     return 0;
   }
-  const command = commands.find((c) => c.name === name);
+  // `cfrules help validate` is `cfrules validate --help`.
+  const wanted = name === 'help' ? (args[0] as string) : name;
+  const command = commands.find((c) => c.name === wanted);
   if (!command) {
-    io.stderr(`cfrules: unknown command '${name}'\n\n${usage}`);
+    io.stderr(`cfrules: unknown command '${escapeControlCharacters(wanted)}'\n\n${usage}`);
     return 2;
   }
-  if (args.includes('-h') || args.includes('--help')) {
+  if (name === 'help' || asksForHelp(args, command.options)) {
     io.stdout(command.help);
     return 0;
   }
   try {
     return command.run(args, io);
   } catch (error) {
-    // parseArgs reports unknown options and missing values as TypeErrors with an ERR_PARSE_ARGS code.
+    // parseArgs (cfrules serve) reports unknown options and missing values as TypeErrors with an ERR_PARSE_ARGS code.
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (error instanceof UsageError || code.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`cfrules ${name}: ${(error as Error).message}\nRun 'cfrules ${name} --help' for usage.\n`);
+      const message = error instanceof UsageError ? error.message : usageMessage((error as Error).message);
+      if (wantsJson(args, command.options)) {
+        // A program reading the JSON report gets a JSON document for this failure too.
+        io.stdout(`${JSON.stringify({ ok: false, error: { kind: 'usage', message } }, null, 2)}\n`);
+      } else {
+        io.stderr(
+          `cfrules ${name}: ${escapeControlCharacters(message)}\nRun 'cfrules ${name} --help' for usage.\n`,
+        );
+      }
       return 2;
     }
     throw error;

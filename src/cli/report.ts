@@ -1,4 +1,5 @@
 import { type Diagnostic, formatDiagnostic, type Severity } from '../lang/diagnostics.js';
+import { escapeControlCharacters } from '../lang/escape.js';
 import type { CliIo } from './command.js';
 import type { ExpressionEntry } from './rule-files.js';
 
@@ -19,6 +20,10 @@ export interface Summary {
   warnings: number;
   /** The `--max-warnings` limit, null when unlimited. */
   maxWarnings: number | null;
+  /** The files (or standard input) that held no expression: a failure unless `--allow-empty`. */
+  emptyInputs: string[];
+  /** `--allow-empty`: an input without expressions is only a warning. */
+  allowEmpty: boolean;
 }
 
 export const FORMATS = ['text', 'json', 'github'] as const;
@@ -31,7 +36,10 @@ export interface ReportOptions {
   color: boolean;
 }
 
-export function summarize(results: CheckedExpression[], maxWarnings: number | null): Summary {
+export function summarize(
+  results: CheckedExpression[],
+  limits: Pick<Summary, 'maxWarnings' | 'emptyInputs' | 'allowEmpty'>,
+): Summary {
   const count = (severity: Severity) =>
     results.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === severity).length, 0);
   const valid = results.filter((r) => r.ok).length;
@@ -41,15 +49,21 @@ export function summarize(results: CheckedExpression[], maxWarnings: number | nu
     invalid: results.length - valid,
     errors: count('error'),
     warnings: count('warning'),
-    maxWarnings,
+    ...limits,
   };
 }
 
 export const tooManyWarnings = (summary: Summary): boolean =>
   summary.maxWarnings !== null && summary.warnings > summary.maxWarnings;
 
-/** Success means every expression is valid and the warnings stay within `--max-warnings`. */
-export const succeeded = (summary: Summary): boolean => summary.invalid === 0 && !tooManyWarnings(summary);
+const failsOnEmpty = (summary: Summary): boolean => summary.emptyInputs.length > 0 && !summary.allowEmpty;
+
+/**
+ * Success means every expression is valid, the warnings stay within `--max-warnings`, and every input held
+ * an expression: a rules file emptied by mistake must not pass a CI job on nothing.
+ */
+export const succeeded = (summary: Summary): boolean =>
+  summary.invalid === 0 && !tooManyWarnings(summary) && !failsOnEmpty(summary);
 
 export function render(
   format: Format,
@@ -82,7 +96,7 @@ const ansi = { reset: '\x1b[0m', bold: '\x1b[1m', dim: '\x1b[2m', red: '\x1b[31m
 const severityColors: Record<Severity, string> = { error: ansi.red, warning: ansi.yellow, info: ansi.bold };
 
 /** `rule ID "description"`, plus the field for expressions other than the rule's filter. */
-function ruleLabel(entry: ExpressionEntry): string {
+export function ruleLabel(entry: ExpressionEntry): string {
   if (entry.rule === undefined) return '';
   let label = `${entry.item ?? 'rule'} ${entry.rule}`;
   if (entry.description !== undefined) label += ` ${JSON.stringify(entry.description)}`;
@@ -101,6 +115,15 @@ function summaryLine(summary: Summary): string {
   );
 }
 
+const emptyInputMessage = 'no expression in this input (--allow-empty accepts that)';
+
+function emptyInputLines(summary: Summary): string {
+  const severity = summary.allowEmpty ? 'warning' : 'error';
+  return summary.emptyInputs
+    .map((name) => `${escapeControlCharacters(name)}: ${severity}[empty-input]: ${emptyInputMessage}\n`)
+    .join('');
+}
+
 function warningLimitLine(summary: Summary): string {
   return tooManyWarnings(summary)
     ? `too many warnings: ${summary.warnings}, more than --max-warnings ${summary.maxWarnings}\n`
@@ -113,27 +136,38 @@ function renderText(
   shown: (d: Diagnostic) => boolean,
   options: ReportOptions,
 ): string {
-  const paint = (color: string, text: string) => (options.color ? `${color}${text}${ansi.reset}` : text);
   let out = '';
-  for (const { entry, diagnostics } of results) {
-    for (const diagnostic of diagnostics.filter(shown)) {
-      const { line, column } = entry.locate(diagnostic.span.start);
-      const color = severityColors[diagnostic.severity];
-      const label = ruleLabel(entry);
-      out += `${paint(ansi.bold, `${entry.source}:${line}:${column}:`)} `;
-      out += paint(color, `${severityWords[diagnostic.severity]}[${diagnostic.code}]`);
-      out += label ? ` (${label})\n` : '\n';
-      // Cloudflare's text: the header, the source line, then the carets and the message (which may span
-      // several lines, as regex errors do).
-      const [header, source, ...message] = formatDiagnostic(entry.expression, diagnostic)
-        .slice(0, -1)
-        .split('\n');
-      out += `${paint(color, header)}\n${source}\n${message.map((line) => `${paint(color, line)}\n`).join('')}`;
-      if (diagnostic.hint) out += `${paint(ansi.dim, `hint: ${diagnostic.hint}`)}\n`;
-    }
-  }
+  for (const { entry, diagnostics } of results)
+    for (const diagnostic of diagnostics.filter(shown))
+      out += formatFinding(entry, diagnostic, options.color);
+  out += emptyInputLines(summary);
   if (options.quiet) return out + warningLimitLine(summary);
   return `${out}${out ? '\n' : ''}${summaryLine(summary)}${warningLimitLine(summary)}`;
+}
+
+/**
+ * One finding for people, the same in every command: the location line `PATH:LINE:COLUMN:
+ * SEVERITY[CODE]` (and the rule, for JSON files), Cloudflare's text, and the hint. User text is shown with
+ * its control characters escaped.
+ */
+export function formatFinding(entry: ExpressionEntry, diagnostic: Diagnostic, color = false): string {
+  const paint = (code: string, text: string) => (color ? `${code}${text}${ansi.reset}` : text);
+  const { line, column } = entry.locate(diagnostic.span.start);
+  const tint = severityColors[diagnostic.severity];
+  const label = ruleLabel(entry);
+  let out = `${paint(ansi.bold, `${escapeControlCharacters(entry.source)}:${line}:${column}:`)} `;
+  out += paint(tint, `${severityWords[diagnostic.severity]}[${diagnostic.code}]`);
+  out += label ? ` (${escapeControlCharacters(label)})\n` : '\n';
+  // Cloudflare's text: the header, the source line, then the carets and the message (which may span
+  // several lines, as regex errors do).
+  const [header, source, ...message] = formatDiagnostic(entry.expression, diagnostic, {
+    escapeControls: true,
+  })
+    .slice(0, -1)
+    .split('\n');
+  out += `${paint(tint, header as string)}\n${source}\n${message.map((text) => `${paint(tint, text)}\n`).join('')}`;
+  if (diagnostic.hint) out += `${paint(ansi.dim, `hint: ${escapeControlCharacters(diagnostic.hint)}`)}\n`;
+  return out;
 }
 
 function renderJson(
@@ -158,29 +192,36 @@ function renderJson(
         column: start.column,
         expression: entry.expression,
         ok,
-        diagnostics: diagnostics.filter(shown).map((diagnostic) => {
-          const from = entry.locate(diagnostic.span.start);
-          const to = entry.locate(Math.max(diagnostic.span.start, diagnostic.span.end));
-          return {
-            severity: diagnostic.severity,
-            code: diagnostic.code,
-            message: diagnostic.message,
-            line: from.line,
-            column: from.column,
-            endLine: to.line,
-            endColumn: to.column,
-            ...(diagnostic.hint === undefined ? {} : { hint: diagnostic.hint }),
-            formatted: formatDiagnostic(entry.expression, diagnostic),
-          };
-        }),
+        diagnostics: diagnostics.filter(shown).map((diagnostic) => jsonDiagnostic(entry, diagnostic)),
       };
     }),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-/** GitHub's workflow-command escaping: data escapes `%`, CR and LF; properties also `:` and `,`. */
-const escapeData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+/** A finding in JSON reports (validate, eval), positioned in the input as in the text format. */
+export function jsonDiagnostic(entry: ExpressionEntry, diagnostic: Diagnostic) {
+  const from = entry.locate(diagnostic.span.start);
+  const to = entry.locate(Math.max(diagnostic.span.start, diagnostic.span.end));
+  return {
+    severity: diagnostic.severity,
+    code: diagnostic.code,
+    message: diagnostic.message,
+    line: from.line,
+    column: from.column,
+    endLine: to.line,
+    endColumn: to.column,
+    ...(diagnostic.hint === undefined ? {} : { hint: diagnostic.hint }),
+    formatted: formatDiagnostic(entry.expression, diagnostic),
+  };
+}
+
+/**
+ * GitHub's workflow-command escaping: data escapes `%`, CR and LF; properties also `:` and `,`. The log
+ * shows the commands on a terminal-like page, so control characters are escaped first.
+ */
+const escapeData = (text: string) =>
+  escapeControlCharacters(text).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (text: string) => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 const githubCommands: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
@@ -212,6 +253,11 @@ function renderGithub(
       if (diagnostic.hint) message += `\nhint: ${diagnostic.hint}`;
       out += `::${githubCommands[diagnostic.severity]} ${properties.join(',')}::${escapeData(message)}\n`;
     }
+  }
+  for (const name of summary.emptyInputs) {
+    const where = name.startsWith('<') ? '' : `file=${escapeProperty(name)},`;
+    const message = `${where ? '' : `${name}: `}${emptyInputMessage}`;
+    out += `::${summary.allowEmpty ? 'warning' : 'error'} ${where}title=cfrules empty-input::${escapeData(message)}\n`;
   }
   if (options.quiet) return out + warningLimitLine(summary);
   return out + summaryLine(summary) + warningLimitLine(summary);

@@ -1,5 +1,6 @@
 import { spanOf, utf8Length } from '../lang/position.js';
 import { UsageError } from './command.js';
+import { parseJsonInput } from './files.js';
 
 /** A 1-based line and a 1-based column counted in UTF-8 bytes, like Cloudflare's positions. */
 export interface Position {
@@ -27,6 +28,11 @@ export interface ExpressionEntry {
   phase?: string;
   /** Position in the input of an offset into `expression`. */
   locate: (offset: number) => Position;
+  /**
+   * Where the expression is written in its input's text, `[start, end)`, and whether it is written as a
+   * JSON string there (fmt rewrites it in place); absent for command-line expressions.
+   */
+  written?: { start: number; end: number; json: boolean };
 }
 
 /** Where an expression typed on the command line (or read from stdin) has its positions: in itself. */
@@ -44,15 +50,23 @@ export function expressionEntry(
  * does not have one of the shapes the Cloudflare API uses.
  */
 export function readRuleFile(name: string, path: string | undefined, text: string): ExpressionEntry[] {
-  const content = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  if (/^\s*[[{]/.test(content)) return readJsonFile(name, path, content);
-  return readTextFile(name, path, content);
+  const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  if (isJsonText(text)) return readJsonFile(name, path, text, bom);
+  return readTextFile(name, path, text.slice(bom), bom);
+}
+
+/** Whether a file holds JSON rather than expressions: no expression starts with `[` or `{`. */
+export function isJsonText(text: string): boolean {
+  return /^\uFEFF?\s*[[{]/.test(text);
 }
 
 /** One expression per line; blank lines and lines starting with `#` are skipped. */
-function readTextFile(name: string, path: string | undefined, text: string): ExpressionEntry[] {
+function readTextFile(name: string, path: string | undefined, text: string, at: number): ExpressionEntry[] {
   const entries: ExpressionEntry[] = [];
+  let start = at;
   text.split(/\r?\n/).forEach((line, index) => {
+    const lineStart = start;
+    start += line.length + (text[start + line.length] === '\r' ? 2 : 1);
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
     entries.push({
@@ -62,6 +76,7 @@ function readTextFile(name: string, path: string | undefined, text: string): Exp
       kind: 'filter',
       // The expression is the whole line, so its columns are the file's.
       locate: (offset) => ({ line: index + 1, column: spanOf(line, offset, offset).column }),
+      written: { start: lineStart, end: lineStart + line.length, json: false },
     });
   });
   return entries;
@@ -79,14 +94,9 @@ const expectedShapes =
   'them in an API response ({"result": …})';
 
 /** Extracts the expressions of filters, firewall rules or a ruleset, as the Cloudflare API shows them. */
-function readJsonFile(name: string, path: string | undefined, text: string): ExpressionEntry[] {
-  let document: Json;
-  try {
-    document = JSON.parse(text) as Json;
-  } catch (error) {
-    throw new UsageError(`${name} is not valid JSON: ${jsonErrorMessage(text, error as Error)}`);
-  }
-  const strings = new JsonStrings(text);
+function readJsonFile(name: string, path: string | undefined, text: string, bom: number): ExpressionEntry[] {
+  const document = parseJsonInput(name, text.slice(bom)) as Json;
+  const strings = new JsonStrings(text.slice(bom), bom);
   const entries: ExpressionEntry[] = [];
   const fail: (what: string) => never = (what) => {
     throw new UsageError(`${name}: ${what}`);
@@ -102,7 +112,7 @@ function readJsonFile(name: string, path: string | undefined, text: string): Exp
       expression,
       kind,
       phase: about.phase,
-      locate: strings.locator(expression),
+      ...strings.claim(expression),
     });
   };
 
@@ -204,14 +214,6 @@ function addRewrites(rule: JsonObject, about: RuleInfo, add: Add): void {
   rewrite(at(parameters, 'from_value', 'target_url', 'expression'), 'from_value.target_url.expression');
 }
 
-/** V8 reports JSON errors by offset; say the line and column too. */
-function jsonErrorMessage(text: string, error: Error): string {
-  const match = /at position (\d+)/.exec(error.message);
-  if (!match || /line \d+/.test(error.message)) return error.message;
-  const { line, column } = spanOf(text, Number(match[1]), Number(match[1]));
-  return `${error.message} (line ${line}, column ${column})`;
-}
-
 /**
  * The string literals of a JSON text, to find where an expression is written: the raw text may escape it
  * in several ways (`\"`, `\u00e9`, `\/`), so literals are decoded and compared, not searched for.
@@ -221,17 +223,27 @@ class JsonStrings {
   private cursor = 0;
   private lineStarts?: number[];
 
-  constructor(private readonly text: string) {}
+  /** `base`: where `text` starts in the file (after a byte order mark). */
+  constructor(
+    private readonly text: string,
+    private readonly base = 0,
+  ) {}
 
-  /** A function that maps offsets into `expression` to positions in the file (line 1 if not found). */
-  locator(expression: string): (offset: number) => Position {
-    const literal = this.claim(expression);
-    if (!literal) return () => ({ line: 1, column: 1 });
-    return (offset) => this.position(rawOffset(this.text, literal.start + 1, literal.end - 1, offset));
+  /**
+   * Where `expression` is written: a function that maps offsets into it to positions in the file (line 1
+   * if not found), and the literal's extent.
+   */
+  claim(expression: string): Pick<ExpressionEntry, 'locate' | 'written'> {
+    const literal = this.find(expression);
+    if (!literal) return { locate: () => ({ line: 1, column: 1 }) };
+    return {
+      locate: (offset) => this.position(rawOffset(this.text, literal.start + 1, literal.end - 1, offset)),
+      written: { start: this.base + literal.start, end: this.base + literal.end, json: true },
+    };
   }
 
   /** The first unused literal holding `value`, looking after the previous one first (document order). */
-  private claim(value: string) {
+  private find(value: string) {
     this.literals ??= scanStrings(this.text);
     const literals = this.literals;
     const matches = (i: number) => !literals[i].used && literals[i].value === value;

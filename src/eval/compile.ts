@@ -1,3 +1,4 @@
+import { closestName } from '../check/hints.js';
 import type {
   TypedArgument,
   TypedComparison,
@@ -6,7 +7,8 @@ import type {
   TypedRhs,
   TypedValue,
 } from '../check/typed-ast.js';
-import { type ValidateOptions, validate } from '../check/validate.js';
+import { inputProblem, kindOf, type ValidateOptions, validate } from '../check/validate.js';
+import { walkTyped } from '../check/walk.js';
 import { parseWildcard, type WildcardPart } from '../check/wildcard.js';
 import type { Span } from '../lang/ast.js';
 import type { Diagnostic } from '../lang/diagnostics.js';
@@ -16,7 +18,13 @@ import type { Scheme } from '../scheme/scheme.js';
 import { cloudflareScheme } from '../scheme/scheme.js';
 import { elementType, type Type } from '../scheme/types.js';
 import type { IpAddress, Value } from '../scheme/values.js';
-import { type EvaluationInput, type FieldLayout, layoutFor, RequestContext } from './context.js';
+import {
+  type EvaluationInput,
+  type FieldLayout,
+  type FieldValues,
+  layoutFor,
+  RequestContext,
+} from './context.js';
 import { functionRuntimes } from './functions.js';
 import { type ClosureTier, generateTest } from './generate.js';
 import { ListError, type ListItems, listMatcher } from './lists.js';
@@ -70,6 +78,9 @@ export type CompileResult =
 export function compile(source: string | TypedExpression, options: CompileOptions = {}): CompileResult {
   let ast: TypedExpression;
   let diagnostics: Diagnostic[] = [];
+  const isTree = typeof source === 'object' && source !== null && typeof source.kind === 'string';
+  const problem = inputProblem(isTree ? '' : source, options) ?? listItemsProblem(options.listItems);
+  if (problem) return { ok: false, diagnostics: [problem] };
   if (typeof source === 'string') {
     const result = validate(source, options);
     if (!result.ok || !result.ast) return { ok: false, diagnostics: result.diagnostics };
@@ -78,6 +89,9 @@ export function compile(source: string | TypedExpression, options: CompileOption
   } else {
     ast = source;
   }
+  const scheme = options.scheme ?? cloudflareScheme;
+  const unknown = options.lists ? undefined : unknownList(ast, scheme, options.listItems);
+  if (unknown) return { ok: false, diagnostics: [...diagnostics, unknown] };
   const compiler = compilerFor(options);
   try {
     const filter = compiler.filter(ast, options.expression ?? 'filter', options.generateCode ?? true);
@@ -86,6 +100,43 @@ export function compile(source: string | TypedExpression, options: CompileOption
     if (error instanceof Uncompilable) return { ok: false, diagnostics: [...diagnostics, error.diagnostic] };
     throw error;
   }
+}
+
+function listItemsProblem(listItems: unknown): Diagnostic | undefined {
+  if (
+    listItems === undefined ||
+    (typeof listItems === 'object' && listItems !== null && !Array.isArray(listItems))
+  )
+    return undefined;
+  const message = `expected options.listItems to be an object (list name → items), got ${kindOf(listItems)}`;
+  return {
+    severity: 'error',
+    code: 'invalid-input',
+    message,
+    span: { start: 0, end: 0, line: 1, column: 1 },
+  };
+}
+
+/**
+ * Given `listItems` (and no `lists` declaring kinds), the lists are exactly those, besides the scheme's
+ * own: any other name is a typo, which would otherwise be an empty list that quietly never matches.
+ */
+function unknownList(
+  ast: TypedExpression,
+  scheme: Scheme,
+  listItems: Record<string, ListItems> | undefined,
+): Diagnostic | undefined {
+  if (!listItems) return undefined;
+  let found: Diagnostic | undefined;
+  walkTyped(ast, (node) => {
+    if (found || node.kind !== 'comparison' || node.rhs.kind !== 'list') return;
+    const { name, span } = node.rhs;
+    if (Object.hasOwn(listItems, name) || scheme.lists.has(name)) return;
+    found = { severity: 'error', code: 'unknown-list', message: `unknown list $${name}`, span };
+    const suggestion = closestName(name, [...Object.keys(listItems), ...scheme.lists.keys()]);
+    if (suggestion) found.hint = `did you mean $${suggestion}?`;
+  });
+  return found;
 }
 
 /**
@@ -107,6 +158,26 @@ function orUncompilable<T>(span: Span, build: () => T): T {
     const message = `cfrules cannot evaluate this: ${(error as Error).message}`;
     throw new Uncompilable({ severity: 'error', code: 'regex-unsupported', message, span });
   }
+}
+
+type SampleRequest = Exclude<EvaluationInput, RequestContext | FieldValues>;
+
+/**
+ * What a filter runs on, checked: a plain object (such as the JSON of a sample request) would otherwise
+ * fail deep inside with "cannot read properties of undefined".
+ */
+function requestInput(input: unknown): SampleRequest | FieldValues {
+  if (input instanceof Map) return input as FieldValues;
+  const request = input as Partial<SampleRequest> | null | undefined;
+  if (request?.fields instanceof Map && request.edge instanceof Map && request.memo instanceof Map)
+    return request as SampleRequest;
+  const advice =
+    typeof input === 'object' && input !== null && !Array.isArray(input)
+      ? '; for a request written as JSON, pass it through readSampleRequest() first, and for field values use a Map'
+      : '';
+  throw new TypeError(
+    `cfrules: expected the request as a SampleRequest (from readSampleRequest()), a Map of field values or a RequestContext, got ${kindOf(input)}${advice}`,
+  );
 }
 
 /** Thrown by `evaluate` for an invalid expression; `diagnostics` says why. */
@@ -140,6 +211,14 @@ function compilerFor(options: NodeCompileOptions): Compiler {
   const scheme = options.scheme ?? cloudflareScheme;
   const regexEngine = options.regexEngine ?? re2RegexEngine;
   return new Compiler(layoutFor(scheme), options.listItems ?? {}, scheme, regexEngine);
+}
+
+/** Compiles a value of a typed tree on its own (for explanations of rewrite expressions). */
+export function compileValue(
+  node: TypedValue,
+  options: NodeCompileOptions = {},
+): (ctx: RequestContext) => Value | undefined {
+  return compilerFor(options).value(node);
 }
 
 type Test = (ctx: RequestContext) => boolean;
@@ -179,7 +258,7 @@ class Compiler implements ClosureTier {
       return ctx;
     };
     const toContext = (input: EvaluationInput): RequestContext =>
-      input instanceof RequestContext ? checked(input) : layout.context(input);
+      input instanceof RequestContext ? checked(input) : layout.context(requestInput(input));
     let match: (ctx: RequestContext) => boolean;
     let value: Read;
     // The generated function takes any input: what is not a context of this layout goes to `slow`.
@@ -201,12 +280,12 @@ class Compiler implements ClosureTier {
       match:
         generated ??
         ((input) => {
-          if (!(input instanceof RequestContext)) return match(layout.context(input));
+          if (!(input instanceof RequestContext)) return match(layout.context(requestInput(input)));
           if (input.layout !== layout) checked(input);
           return match(input);
         }),
       value: (input) => value(toContext(input)),
-      context: (input) => layout.context(input),
+      context: (input) => layout.context(requestInput(input)),
     };
   }
 

@@ -1,10 +1,11 @@
 import type { TypedExpression, TypedValue } from '../check/typed-ast.js';
 import { walkTyped } from '../check/walk.js';
 import type { Span } from '../lang/ast.js';
+import { escapeControlCharacters } from '../lang/escape.js';
 import { formatIp } from '../scheme/ip.js';
 import { cloudflareScheme } from '../scheme/scheme.js';
 import { textOf, type Value } from '../scheme/values.js';
-import { compileNode, type NodeCompileOptions } from './compile.js';
+import { compileNode, compileValue, type NodeCompileOptions } from './compile.js';
 import { layoutFor, type RequestContext } from './context.js';
 
 /**
@@ -16,13 +17,21 @@ export interface Explanation {
   text: string;
   span: Span;
   result: boolean | boolean[] | 'missing' | 'skipped';
+  /**
+   * For a rewrite expression, the value it yields, written as `describeValue` writes it (strings quoted,
+   * `missing` when it yields none); `result` then says whether it yields one.
+   */
+  value?: string;
   /** The fields a comparison or predicate read, with their values (missing ones included). */
   fields: { name: string; value: string }[];
   children: Explanation[];
 }
 
 /** The options the expression was compiled with, so that each part is run as the filter runs it. */
-export type ExplainOptions = NodeCompileOptions;
+export interface ExplainOptions extends NodeCompileOptions {
+  /** `rewrite` explains a rewrite expression (its value); `filter` by default. */
+  expression?: 'filter' | 'rewrite';
+}
 
 export function explain(
   source: string,
@@ -61,6 +70,11 @@ export function explain(
     }
     return { text, span: node.span, result, fields, children };
   };
+  if (options.expression === 'rewrite' && ast.kind === 'predicate') {
+    // A rewrite yields a value, not a condition: a Bool test of it would say `false` for "/v2/users".
+    const value = compileValue(ast.value, options)(ctx);
+    return { ...visit(ast, false), result: value !== undefined, value: describeValue(value) };
+  }
   return visit(ast, false);
 }
 
@@ -75,17 +89,24 @@ export function describeValue(value: Value | undefined): string {
   return formatIp(value as Parameters<typeof formatIp>[0]);
 }
 
-/** The explanation as indented text, one sub-expression per line. */
+/**
+ * The explanation as indented text, one sub-expression per line, for a terminal: control characters in
+ * the expression and in field values are escaped.
+ */
 export function formatExplanation(explanation: Explanation, indent = ''): string {
-  const result = Array.isArray(explanation.result)
-    ? `[${explanation.result.join(', ')}]`
-    : String(explanation.result);
+  return escapeControlCharacters(explanationLines(explanation, indent));
+}
+
+function explanationLines(explanation: Explanation, indent: string): string {
+  const result =
+    explanation.value ??
+    (Array.isArray(explanation.result) ? `[${explanation.result.join(', ')}]` : String(explanation.result));
   // The result column is six wide (`false `), wider for an array result; field values line up under the
   // expression text of their own line, two columns in.
   const column = `${result.padEnd(6)} `;
   const lines = [`${indent}${column}${explanation.text.replace(/\s+/g, ' ')}`];
   const fieldIndent = `${indent}${' '.repeat(column.length + 2)}`;
   for (const field of explanation.fields) lines.push(`${fieldIndent}${field.name} = ${field.value}`);
-  for (const child of explanation.children) lines.push(formatExplanation(child, `${indent}  `));
+  for (const child of explanation.children) lines.push(explanationLines(child, `${indent}  `));
   return lines.join('\n');
 }

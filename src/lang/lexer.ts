@@ -1,5 +1,6 @@
 import type { IToken, TokenType } from 'chevrotain';
 import type { ComparisonOperator, LogicalOperator } from './ast.js';
+import { commaInSetHint } from './comma-in-set.js';
 import {
   isHexDigit,
   isValidUtf8,
@@ -507,7 +508,7 @@ class Lexer {
         code: 'comma-in-set',
         message: 'unrecognised input',
         start: pos,
-        hint: 'set items are separated by spaces, not commas: {80 443}',
+        hint: commaInSetHint(text, pos),
       });
       return;
     }

@@ -1,7 +1,7 @@
 import type { Span } from './ast.js';
 
 /** UTF-8 length of the UTF-16 code unit at `index` (a surrogate pair counts 2 + 2; a lone surrogate 3). */
-function utf8Width(text: string, index: number): number {
+export function utf8Width(text: string, index: number): number {
   const unit = text.charCodeAt(index);
   if (unit < 0x80) return 1;
   if (unit < 0x800) return 2;

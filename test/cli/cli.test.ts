@@ -1,33 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../src/cli/command.js';
-import { commands, runCli } from '../../src/cli/main.js';
+import { commands } from '../../src/cli/main.js';
 import { VERSION } from '../../src/version.js';
-
-/** Runs the CLI in-process against an in-memory file system. */
-function run(argv: string[], files: Record<string, string> = {}, stdin = '') {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    readFile: (path) => {
-      const text = files[path];
-      if (text === undefined) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
-      return text;
-    },
-    writeFile: (path, text) => {
-      files[path] = text;
-    },
-    readStdin: () => stdin,
-  };
-  const code = runCli(argv, io);
-  return { code, stdout, stderr, files };
-}
+import { run } from './in-process.js';
 
 describe('cfrules CLI', () => {
   it('prints help and the version that package.json declares', () => {
@@ -71,7 +46,7 @@ describe('cfrules CLI', () => {
     const result = run(['fmt', 'bad.txt'], { 'bad.txt': 'tcp.dstport in {80, 443}\n' });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'bad.txt:1:19: comma-in-set\n' +
+      'bad.txt:1:19: error[comma-in-set]\n' +
         'Filter parsing error (1:19):\n' +
         'tcp.dstport in {80, 443}\n' +
         '                  ^^^^^^ unrecognised input\n' +
@@ -99,6 +74,6 @@ describe('cfrules CLI', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Run 'cfrules fmt --help'/);
     expect(run(['fmt'])).toMatchObject({ code: 2 });
-    expect(run(['fmt', 'missing.txt']).stderr).toMatch(/cannot read missing.txt: ENOENT/);
+    expect(run(['fmt', 'missing.txt']).stderr).toMatch(/cannot read missing.txt: no such file/);
   });
 });

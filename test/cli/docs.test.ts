@@ -1,7 +1,7 @@
 // docs/cli.md and the command agree: every help text is in the page verbatim, every option the help lists is
 // accepted, and every example in a ```console block prints what the page shows. The README's console
 // examples (its quick start among them) are checked the same way.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateOptions } from '../../src/cli/commands/validate.js';
 import { commands } from '../../src/cli/main.js';
@@ -62,7 +62,9 @@ describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
         .map(async ([, option, value]) => {
           const args = value ? [option, sampleValue(command.name, option)] : [option];
           // serve would run until stopped: a missing config file makes it stop at once (status 1).
-          const rest = command.name === 'serve' ? ['--config', 'no-such-config.yaml'] : ['-e', 'ssl'];
+          // eval takes one expression: --expression is that one.
+          const expression = option === '--expression' ? [] : ['-e', 'ssl'];
+          const rest = command.name === 'serve' ? ['--config', 'no-such-config.yaml'] : expression;
           const result = await cfrules([command.name, ...args, ...rest]);
           return { args: args.join(' '), ...result };
         });
@@ -155,4 +157,35 @@ describe.concurrent('README.md', { timeout: 30_000 }, () => {
       expect(await runExample(block.text)).toBe(block.text);
     });
   }
+
+  // Every command line of the README's ```sh blocks runs as written: the files it names are in the
+  // repository, and it is not a usage error. `# → X` comments give the output. `serve` runs until stopped
+  // (the API tests cover it), so its lines are only checked for their files.
+  const lines = fencedBlocks(readme)
+    .filter((block) => block.info === 'sh')
+    .flatMap((block) => block.text.split('\n'))
+    .filter((line) => /^(npm ci && )?npx cfrules /.test(line))
+    .map((line) => line.replace(/^npm ci && /, ''));
+  it('has command-line examples', () => {
+    expect(lines.length).toBeGreaterThan(8);
+  });
+  for (const line of lines) {
+    it(`runs \`${line.split('   #')[0]}\` as written`, async () => {
+      const [command = '', comment] = line.split(/\s+#\s*/, 2);
+      const args = shellWords(command).slice(2); // without `npx cfrules`
+      for (const path of args.filter((arg) => /^examples\//.test(arg)))
+        expect(existsSync(new URL(`../../${path}`, import.meta.url)), path).toBe(true);
+      if (args[0] === 'serve') return;
+      const result = await cfrules(args);
+      expect(result.code, `${command}\n${result.stderr}`).toBeLessThan(2);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+      const shown = /^→ (.*)$/.exec(comment ?? '')?.[1];
+      if (shown) expect(result.stdout).toBe(`${shown}\n`);
+    });
+  }
 });
+
+/** The words of a command line as a POSIX shell splits them (single quotes only, as the README uses). */
+function shellWords(line: string): string[] {
+  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2] ?? '');
+}

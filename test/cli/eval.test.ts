@@ -1,5 +1,6 @@
 // `cfrules eval`, run as the built binary (see run-binary.ts): results, requests, fields, lists, explain.
 import { describe, expect, it } from 'vitest';
+import { run as inProcess } from './in-process.js';
 import { cfrules } from './run-binary.js';
 
 const run = (args: string[], options: Parameters<typeof cfrules>[1] = {}) =>
@@ -156,5 +157,92 @@ describe.concurrent('cfrules eval', { timeout: 30_000 }, () => {
     ]);
     expect(badItem.code).toBe(2);
     expect(badItem.stderr).toMatch(/\$hosts: "192.0.2.0\/24" is not a hostname/);
+  });
+});
+
+describe('cfrules eval: what it says besides the result', () => {
+  it('refuses a list that --list did not give, with a suggestion: lists are exactly the --list ones', () => {
+    const result = inProcess(['eval', '--list', 'office=office.txt', 'ip.src in $offce'], {
+      'office.txt': '192.0.2.0/24\n',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      '<expression>:1:11: error[unknown-list]\n' +
+        'Filter parsing error (1:11):\n' +
+        'ip.src in $offce\n' +
+        '          ^^^^^^ unknown list $offce\n' +
+        'hint: did you mean $office?\n',
+    );
+    expect(inProcess(['eval', 'ip.src in $office']).stderr).toMatch(/unknown list \$office/);
+    // Cloudflare's managed lists are known (and empty unless given).
+    expect(inProcess(['eval', 'ip.src in $cf.open_proxies'])).toMatchObject({ code: 0, stdout: 'false\n' });
+  });
+
+  it('explains a rewrite expression by its value, not as a condition', () => {
+    const args = ['eval', '--rewrite', '--explain', '--field', 'http.request.uri.path=/v1/users'];
+    const expression = 'regex_replace(http.request.uri.path, "^/v1/", "/v2/")';
+    expect(inProcess([...args, expression]).stdout).toBe(
+      `/v2/users\n"/v2/users" ${expression}\n              http.request.uri.path = "/v1/users"\n`,
+    );
+    const json = JSON.parse(inProcess([...args, '--format', 'json', expression]).stdout);
+    expect(json.result).toBe('/v2/users');
+    expect(json.explanation).toMatchObject({ result: true, value: '"/v2/users"' });
+  });
+
+  it('gives a missing rewrite value as null in JSON, unlike the text "missing"', () => {
+    const value = (field: string[]) =>
+      JSON.parse(inProcess(['eval', '--format', 'json', '--rewrite', ...field, 'http.host']).stdout).result;
+    expect(value([])).toBeNull();
+    expect(value(['--field', 'http.host=missing'])).toBe('missing');
+  });
+
+  it('reports an invalid expression as JSON in JSON mode, on standard output', () => {
+    const result = inProcess(['eval', '--format', 'json', 'http.hots eq "a"']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      ok: false,
+      expression: 'http.hots eq "a"',
+      diagnostics: [
+        expect.objectContaining({
+          severity: 'error',
+          code: 'unknown-identifier',
+          line: 1,
+          column: 1,
+          hint: 'did you mean http.host?',
+        }),
+      ],
+    });
+  });
+
+  it('shows lint warnings on standard error (in JSON, among the diagnostics), and checks --max-length', () => {
+    const expression = 'http.request.headers["User-Agent"][0] eq "x"';
+    const text = inProcess(['eval', expression]);
+    expect(text).toMatchObject({ code: 0, stdout: 'false\n' });
+    expect(text.stderr).toMatch(
+      /^<expression>:1:21: warning\[uppercase-header-key\]\n[\s\S]*\nhint: write "user-agent"\n$/,
+    );
+    expect(inProcess(['eval', '--no-lint', expression]).stderr).toBe('');
+    expect(inProcess(['eval', '--disable-lint', 'uppercase-header-key', expression]).stderr).toBe('');
+    const json = JSON.parse(inProcess(['eval', '--format', 'json', expression]).stdout);
+    expect(json).toMatchObject({
+      ok: true,
+      result: false,
+      diagnostics: [{ severity: 'warning', code: 'uppercase-header-key' }],
+    });
+    const long = inProcess(['eval', '--max-length', '5', 'ssl and ssl']);
+    expect(long.code).toBe(1);
+    expect(long.stderr).toMatch(/^<expression>:1:6: error\[expression-too-long\]\n/);
+  });
+
+  it('names the request file in its errors, in the words every command uses', () => {
+    const files = { 'req.json': '{"url": "http://a/",}' };
+    expect(inProcess(['eval', '-r', 'req.json', 'ssl'], files).stderr).toMatch(
+      /^cfrules eval: req.json is not valid JSON: /,
+    );
+    expect(inProcess(['eval', '-r', 'nope.json', 'ssl'], files).stderr).toMatch(
+      /^cfrules eval: cannot read nope.json: no such file\n/,
+    );
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/command.js';
 import { runCli } from '../../src/cli/main.js';
+import { run as runInProcess } from './in-process.js';
 import { cfrules } from './run-binary.js';
 
 const validate = (args: string[], options: Parameters<typeof cfrules>[1] = {}) =>
@@ -114,7 +115,7 @@ describe.concurrent('cfrules validate --file', { timeout: 30_000 }, () => {
     const result = await validate(['--file', example('mistakes.txt')]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(
-      'examples/rules/mistakes.txt:3:19: error[invalid-integer]\n' +
+      'examples/rules/mistakes.txt:3:19: error[comma-in-set]\n' +
         'Filter parsing error (1:19):\n' +
         'tcp.dstport in {80, 443}\n' +
         '                  ^^^^^^ expected digit\n' +
@@ -275,6 +276,8 @@ describe.concurrent('cfrules validate --format', { timeout: 30_000 }, () => {
       errors: 1,
       warnings: 0,
       maxWarnings: null,
+      emptyInputs: [],
+      allowEmpty: false,
     });
     expect(json.results[0]).toEqual({
       source: '<expression 1>',
@@ -321,7 +324,7 @@ describe.concurrent('cfrules validate --format', { timeout: 30_000 }, () => {
     const result = await validate(['--format', 'github', '-f', example('mistakes.txt'), 'http.hots eq "a"']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(
-      '::error file=examples/rules/mistakes.txt,line=3,col=19,endLine=3,endColumn=25,title=cfrules invalid-integer::' +
+      '::error file=examples/rules/mistakes.txt,line=3,col=19,endLine=3,endColumn=25,title=cfrules comma-in-set::' +
         'expected digit%0Ahint: set items are separated by spaces, not commas: {80 443}\n' +
         '::error file=examples/rules/mistakes.txt,line=4,col=38,endLine=4,endColumn=38,title=cfrules expected-identifier::' +
         'expected identifier character\n' +
@@ -429,9 +432,16 @@ describe.concurrent('cfrules validate: usage errors (exit 2, nothing checked, no
   };
 
   it('rejects a missing input and unknown options', async () => {
-    await usageError([], 'no expression given: pass expressions, - for standard input, or --file PATH');
-    await usageError(['--bogus', 'ssl'], /^cfrules validate: Unknown option '--bogus'/);
-    await usageError(['ssl', '--plan'], /^cfrules validate: Option '--plan <value>' argument missing/);
+    await usageError(
+      [],
+      'no expression given: pass expressions, -e EXPR, --file PATH, or - for standard input',
+    );
+    // The CLI's own words, not Node's option parser's ("as in '-- \"--bogus\"'").
+    await usageError(['--bogus', 'ssl'], "unknown option '--bogus'");
+    await usageError(['--formt', 'json', 'ssl'], "unknown option '--formt'; did you mean --format?");
+    await usageError(['-x', 'ssl'], "unknown option '-x'");
+    await usageError(['ssl', '--plan'], 'option --plan needs a value');
+    await usageError(['--quiet=yes', 'ssl'], 'option --quiet takes no value');
   });
 
   it('rejects bad option values, listing the valid ones', async () => {
@@ -467,9 +477,9 @@ describe.concurrent('cfrules validate: usage errors (exit 2, nothing checked, no
   it('rejects unreadable files before checking anything', async () => {
     await usageError(
       ['ssl and', '-f', 'test/cli/fixtures/missing.txt'],
-      'cannot read test/cli/fixtures/missing.txt: ENOENT',
+      'cannot read test/cli/fixtures/missing.txt: no such file',
     );
-    await usageError(['-f', 'test/cli/fixtures'], 'cannot read test/cli/fixtures: EISDIR');
+    await usageError(['-f', 'test/cli/fixtures'], 'cannot read test/cli/fixtures: is a directory');
   });
 
   it('rejects malformed JSON and JSON of another shape, saying what was expected', async () => {
@@ -654,5 +664,51 @@ describe.concurrent('cfrules fmt --check (built binary)', { timeout: 30_000 }, (
     });
     expect((await cfrules(['fmt', '--check', 'examples/expressions/bad-bots.txt'])).code).toBe(0);
     expect((await cfrules(['fmt', '--check', 'examples/expressions/api-keys.txt'])).code).toBe(1);
+  });
+});
+
+describe('cfrules validate: inputs without expressions', () => {
+  // A rules file emptied by mistake must not let a CI job pass on nothing.
+  const empties: [string, Record<string, string>, string][] = [
+    ['an empty file', { 'rules.txt': '' }, ''],
+    ['white space', { 'rules.txt': ' \n\t\n' }, ''],
+    ['comments only', { 'rules.txt': '# nothing yet\n' }, ''],
+    ['an empty JSON array', { 'rules.txt': '[]' }, ''],
+  ];
+  for (const [what, files] of empties) {
+    it(`fails on ${what}, saying so, unless --allow-empty`, () => {
+      const result = runInProcess(['validate', '-f', 'rules.txt'], files);
+      expect(result).toMatchObject({ code: 1, stderr: '' });
+      expect(result.stdout).toBe(
+        'rules.txt: error[empty-input]: no expression in this input (--allow-empty accepts that)\n\n' +
+          '0 expressions checked: 0 valid, 0 invalid, 0 warnings\n',
+      );
+      const allowed = runInProcess(['validate', '--allow-empty', '-f', 'rules.txt'], files);
+      expect(allowed.code).toBe(0);
+      expect(allowed.stdout).toMatch(/^rules.txt: warning\[empty-input\]: /);
+    });
+  }
+
+  it('fails on a closed standard input, and says which input of several was empty', () => {
+    const stdin = runInProcess(['validate', '-f', '-'], {}, '');
+    expect(stdin.code).toBe(1);
+    expect(stdin.stdout).toMatch(/^<stdin>: error\[empty-input\]/);
+    const files = { 'a.txt': 'ssl\n', 'b.txt': '# later\n' };
+    const two = runInProcess(['validate', '-f', 'a.txt', '-f', 'b.txt'], files);
+    expect(two.code).toBe(1);
+    expect(two.stdout).toMatch(/^b.txt: error\[empty-input\]/);
+  });
+
+  it('reports empty inputs in JSON and GitHub annotations too', () => {
+    const files = { 'rules.txt': '' };
+    const json = JSON.parse(runInProcess(['validate', '--format', 'json', '-f', 'rules.txt'], files).stdout);
+    expect(json).toMatchObject({
+      ok: false,
+      summary: { expressions: 0, emptyInputs: ['rules.txt'], allowEmpty: false },
+    });
+    expect(runInProcess(['validate', '--format', 'github', '-f', 'rules.txt'], files).stdout).toBe(
+      '::error file=rules.txt,title=cfrules empty-input::no expression in this input (--allow-empty accepts that)\n' +
+        '0 expressions checked: 0 valid, 0 invalid, 0 warnings\n',
+    );
   });
 });

@@ -327,7 +327,10 @@ describe('edge cases found in review', () => {
 describe('names that are also Object.prototype members', () => {
   it('treats a list named __proto__ or constructor as any other list', () => {
     const listItems = { constructor: ['192.0.2.1'] };
-    expect(matches('ip.src in $__proto__', { 'ip.src': '192.0.2.1' }, { listItems })).toBe(false);
+    // Given listItems, $__proto__ is not among them (Object.prototype does not count): an unknown list.
+    expect(compile('ip.src in $__proto__', { listItems }).diagnostics[0]?.code).toBe('unknown-list');
+    const empty = { lists: Object.fromEntries([['__proto__', 'ip' as const]]), listItems }; // declared, no items
+    expect(matches('ip.src in $__proto__', { 'ip.src': '192.0.2.1' }, empty)).toBe(false);
     expect(matches('ip.src in $constructor', { 'ip.src': '192.0.2.1' }, { listItems })).toBe(true);
     expect(matches('ip.src in $tostring', { 'ip.src': '192.0.2.1' })).toBe(false);
   });

@@ -1,22 +1,26 @@
-import { parseArgs } from 'node:util';
 import { compile } from '../../eval/compile.js';
 import { describeValue, explain, formatExplanation } from '../../eval/explain.js';
 import { ListError, type ListItems } from '../../eval/lists.js';
-import { formatDiagnostic } from '../../lang/diagnostics.js';
+import type { Diagnostic } from '../../lang/diagnostics.js';
+import { escapeControlCharacters } from '../../lang/escape.js';
 import { readSampleRequest } from '../../request/index.js';
+import { formatIp } from '../../scheme/ip.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
-import { textOf } from '../../scheme/values.js';
+import { textOf, type Value } from '../../scheme/values.js';
+import { choice, parseCommandLine } from '../args.js';
+import { checkOptions, readCheckOptions } from '../check-options.js';
 import { type Command, UsageError } from '../command.js';
-import { phaseOption, planOption } from '../profile-options.js';
+import { parseJsonInput, readInputFile, stdinReader } from '../files.js';
+import { entriesOf, readInputs } from '../inputs.js';
+import { formatFinding, jsonDiagnostic } from '../report.js';
+import type { ExpressionEntry } from '../rule-files.js';
 
 export const evalOptions = {
   expression: { type: 'string', short: 'e' },
   request: { type: 'string', short: 'r' },
   field: { type: 'string', multiple: true },
   list: { type: 'string', multiple: true },
-  plan: { type: 'string' },
-  phase: { type: 'string' },
-  rewrite: { type: 'boolean' },
+  ...checkOptions,
   explain: { type: 'boolean' },
   format: { type: 'string' },
 } as const;
@@ -24,11 +28,13 @@ export const evalOptions = {
 export const evalCommand: Command = {
   name: 'eval',
   summary: 'evaluate an expression against a sample request',
+  options: evalOptions,
   help: `Usage: cfrules eval [options] EXPR
 
 Evaluates EXPR against a sample request and prints the result: true or false
 for a filter, the value for a rewrite expression (--rewrite). EXPR is checked
-first, as cfrules validate would (- reads it from standard input).
+first, as cfrules validate would (- reads it from standard input); its lint
+warnings go to standard error.
 
   -e, --expression EXPR     the expression, instead of the EXPR argument
 
@@ -39,117 +45,123 @@ Request:
                             request). VALUE is text for Bytes and Ip fields,
                             JSON for the others (12, true, ["a"], {"k": ["v"]})
       --list NAME=PATH      the items of the list $NAME, one per line: IP
-                            addresses and CIDRs, hostnames, or AS numbers
+                            addresses and CIDRs, hostnames, or AS numbers. The
+                            lists are exactly these: another $NAME is an error
 
 Checks:
       --plan PLAN           the zone's plan: free, pro, business or enterprise
       --phase PHASE         where the expression runs, e.g.
                             http_request_firewall_custom
       --rewrite             EXPR is a rewrite expression (Transform Rules value)
+      --max-length N        maximum expression length (default 4096)
+      --no-lint             report no lint warnings
+      --disable-lint CODE   turn off the lint CODE (may be repeated)
 
 Output:
       --explain             show every sub-expression's result and the field
                             values it read
-      --format FORMAT       text (default) or json
+      --format FORMAT       text (default) or json (errors included)
   -h, --help                show this help
 
 Exit status: 0 evaluated (whatever the result), 1 invalid expression, 2 usage
 error (bad option, unreadable or invalid request or list).
 `,
   run(args, io) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: evalOptions });
-    const expressions = values.expression === undefined ? positionals : [values.expression, ...positionals];
-    if (expressions.length !== 1)
-      throw new UsageError(expressions.length === 0 ? 'no expression given' : 'give exactly one expression');
-    const format = values.format ?? 'text';
-    if (format !== 'text' && format !== 'json')
-      throw new UsageError(`unknown format '${format}': expected one of text, json`);
-    let stdinUsed = false;
-    const readInput = (path: string, what: string) => {
-      if (path === '-') {
-        if (stdinUsed) throw new UsageError('standard input can be read only once (- was given twice)');
-        stdinUsed = true;
-        return io.readStdin();
-      }
-      try {
-        return io.readFile(path);
-      } catch (error) {
-        const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-        throw new UsageError(`cannot read ${what} ${path}: ${reason}`);
-      }
-    };
-    const [expression] = expressions as [string];
-    const source = expression === '-' ? readInput('-', 'expression').replace(/\r?\n$/, '') : expression;
-    const request = readRequest(values.request && readInput(values.request, 'request'), values.field ?? []);
-    const listItems = readLists(values.list ?? [], (path) => readInput(path, 'list'));
-    const options = {
-      plan: planOption(values.plan),
-      phase: phaseOption(values.phase),
-      expression: values.rewrite ? ('rewrite' as const) : ('filter' as const),
-      listItems,
-    };
+    const { values, tokens } = parseCommandLine(args, evalOptions);
+    const check = readCheckOptions(values);
+    const json = choice('--format', values.format, ['text', 'json'] as const) === 'json';
+    const sources = tokens.flatMap((token) =>
+      token.kind === 'positional' || token.name === 'expression'
+        ? [{ type: 'expression' as const, value: token.value ?? '' }]
+        : [],
+    );
+    if (sources.length !== 1)
+      throw new UsageError(
+        sources.length === 0
+          ? 'no expression given: pass EXPR, -e EXPR, or - for standard input'
+          : 'give exactly one expression',
+      );
+    const readStdin = stdinReader(io);
+    const [entry] = entriesOf(readInputs(sources, io, check.expression, readStdin)) as [ExpressionEntry];
+    const read = (path: string) => readInputFile(io, path, readStdin);
+    const request = readRequest(values.request, values.request && read(values.request), values.field ?? []);
+    const listItems = readLists(values.list ?? [], read);
     let compiled: ReturnType<typeof compile>;
     try {
-      compiled = compile(source, options);
+      compiled = compile(entry.expression, { ...check, listItems });
     } catch (error) {
       if (error instanceof ListError) throw new UsageError(error.message);
       throw error;
     }
     if (!compiled.ok) {
-      for (const d of compiled.diagnostics) {
-        io.stderr(formatDiagnostic(source, d));
-        if (d.hint) io.stderr(`hint: ${d.hint}\n`);
-      }
+      if (json) io.stdout(toJson({ ok: false, ...about(entry, compiled.diagnostics) }));
+      else for (const d of compiled.diagnostics) io.stderr(formatFinding(entry, d));
       return 1;
     }
     const { filter } = compiled;
     const ctx = filter.context(request);
     const result = filter.value(ctx);
-    const shown =
-      options.expression === 'rewrite' && typeof result === 'string' ? textOf(result) : describeValue(result);
-    const explanation = values.explain ? explain(source, filter.ast, ctx, { listItems }) : undefined;
-    if (format === 'json') {
+    const rewrite = check.expression === 'rewrite';
+    const explanation = values.explain
+      ? explain(entry.expression, filter.ast, ctx, { listItems, expression: check.expression })
+      : undefined;
+    if (json) {
       const output = {
-        expression: source,
-        result: options.expression === 'rewrite' ? shown : result === true,
-        explanation,
+        ok: true,
+        ...about(entry, compiled.diagnostics),
+        result: rewrite ? jsonValue(result) : result === true,
       };
-      io.stdout(`${JSON.stringify(output, null, 2)}\n`);
-    } else {
-      io.stdout(`${shown}\n`);
-      if (explanation) io.stdout(`${formatExplanation(explanation)}\n`);
+      io.stdout(toJson(explanation ? { ...output, explanation } : output));
+      return 0;
     }
+    for (const d of compiled.diagnostics) io.stderr(formatFinding(entry, d));
+    // A rewrite's value is data: shown as it is, unless on a terminal, which would act on its controls.
+    const shown = rewrite && typeof result === 'string' ? textOf(result) : describeValue(result);
+    io.stdout(`${io.isTTY ? escapeControlCharacters(shown) : shown}\n`);
+    if (explanation) io.stdout(`${formatExplanation(explanation)}\n`);
     return 0;
   },
 };
 
+const toJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+const about = (entry: ExpressionEntry, diagnostics: Diagnostic[]) => ({
+  expression: entry.expression,
+  diagnostics: diagnostics.map((d) => jsonDiagnostic(entry, d)),
+});
+
+/** A value in JSON: text for strings, `null` when missing (a string "missing" stays a string). */
+function jsonValue(value: Value | undefined): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'string') return textOf(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.map(jsonValue);
+  if (value instanceof Map)
+    return Object.fromEntries([...value].map(([key, item]) => [textOf(key), jsonValue(item)]));
+  return formatIp(value as Parameters<typeof formatIp>[0]);
+}
+
 /** The request JSON (if any) with the --field values merged into its `fields`. */
-function readRequest(text: string | undefined, fieldOptions: string[]) {
-  let json: unknown = {};
-  if (text !== undefined) {
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw new UsageError(`the request is not valid JSON: ${(error as Error).message}`);
-    }
-  }
+function readRequest(path: string | undefined, text: string | undefined, fieldOptions: string[]) {
+  const name = path === '-' ? '<stdin>' : (path ?? 'the request');
+  let json: unknown = text === undefined ? {} : parseJsonInput(name, text);
   if (fieldOptions.length > 0) {
     if (typeof json !== 'object' || json === null || Array.isArray(json))
-      throw new UsageError('the request must be a JSON object');
+      throw new UsageError(`${name} must hold a JSON object`);
     const request = json as Record<string, unknown>;
     const fields: Record<string, unknown> = Object.assign(Object.create(null), request.fields ?? {});
     for (const option of fieldOptions) {
       const match = /^([^=]+)=(.*)$/s.exec(option);
       if (!match) throw new UsageError(`--field expects NAME=VALUE, got '${option}'`);
-      const name = (match[1] as string).trim();
-      fields[name] = fieldValue(name, match[2] as string);
+      const field = (match[1] as string).trim();
+      fields[field] = fieldValue(field, match[2] as string);
     }
     json = { ...request, fields };
   }
   const read = readSampleRequest(json, cloudflareScheme);
   if (!read.ok)
     throw new UsageError(
-      `invalid request:\n${read.problems.map((p) => `  ${p.path || '(request)'}: ${p.message}`).join('\n')}`,
+      `invalid request${path ? ` ${name}` : ''}:\n${read.problems.map((p) => `  ${p.path || '(request)'}: ${p.message}`).join('\n')}`,
     );
   return read.request;
 }
@@ -165,6 +177,7 @@ function fieldValue(name: string, text: string): unknown {
   }
 }
 
+/** `--list NAME=PATH` options: the items of each list, by name. */
 function readLists(options: string[], read: (path: string) => string): Record<string, ListItems> {
   const lists: Record<string, ListItems> = Object.create(null); // names are the user's: no prototype
   for (const option of options) {

@@ -1,18 +1,26 @@
 import type { Node } from '../../lang/ast.js';
+import { parseCommandLine } from '../args.js';
 import type { Command } from '../command.js';
-import { forEachExpression, parseExpressionCommand } from '../inputs.js';
+import { forEachExpression, inputOptions, inputSources, readInputs } from '../inputs.js';
+
+export const parseOptions = { ...inputOptions, spans: { type: 'boolean' } } as const;
 
 export const parseCommand: Command = {
   name: 'parse',
   summary: 'check syntax and print the syntax tree as JSON',
+  options: parseOptions,
   help: `Usage: cfrules parse [options] [FILE...]
 
 Parses each expression and prints its syntax tree as JSON (one document per
 expression), or the syntax error in Cloudflare's format. Each FILE holds one
-expression; - reads standard input.
+expression, or JSON rules as the Cloudflare API returns them; - reads one
+expression from standard input.
 
 Options:
   -e, --expression EXPR  parse EXPR (may be repeated)
+  -f, --file PATH        parse every expression of a rules file: a text file
+                         with one per line (# comments skipped) or JSON rules
+                         (may be repeated)
       --spans            include source spans (start, end, line, column) in the tree
   -h, --help             show this help
 
@@ -23,12 +31,9 @@ uninterpreted ("bare") until they are checked against a field's type.
 Exit status: 0 all valid, 1 a syntax error, 2 usage error.
 `,
   run(args, io) {
-    const { values, inputs } = parseExpressionCommand(
-      args,
-      { spans: { type: 'boolean', default: false } },
-      io,
-    );
-    return forEachExpression(inputs, io, (_input, ast) => {
+    const { values, tokens } = parseCommandLine(args, parseOptions);
+    const documents = readInputs(inputSources(tokens, 'expression-file'), io, 'filter');
+    return forEachExpression(documents, io, 'parse', (_entry, ast) => {
       io.stdout(`${JSON.stringify(ast, jsonReplacer(values.spans === true), 2)}\n`);
       return 0;
     });

@@ -1,0 +1,40 @@
+// Runs the CLI in-process against an in-memory file system: fast, for what does not need the real binary.
+import type { CliIo } from '../../src/cli/command.js';
+import { runCli } from '../../src/cli/main.js';
+
+export interface InProcessRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  files: Record<string, string>;
+}
+
+export function run(
+  argv: string[],
+  files: Record<string, string> = {},
+  stdin = '',
+  terminal: Pick<CliIo, 'isTTY'> = {},
+): InProcessRun {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    readFile: (path) => {
+      const text = files[path];
+      if (text === undefined) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+      return text;
+    },
+    writeFile: (path, text) => {
+      files[path] = text;
+    },
+    readStdin: () => stdin,
+    ...terminal,
+  };
+  const code = runCli(argv, io) as number;
+  return { code, stdout, stderr, files };
+}
