@@ -462,7 +462,9 @@ rows are the same creation as \`cfrules serve --db\` runs it: with synchronous=F
 commit is fsynced before the answer, so the row measures the disk as much as the service; with
 \`--synchronous normal\` commits are fsynced at checkpoints only (see docs/api.md for what that risks).
 Any error, timeout or non-2xx answer fails the benchmark. On this shared 2-vCPU VM the in-memory rows vary
-by ±30% between runs, and the synchronous=FULL row, which waits on the disk's fsync, by up to 5×.`;
+by ±30% between runs, and the synchronous=FULL row, which waits on the disk's fsync, by up to 5×: in the
+runs of 2026-11-24 (a neighbour keeping the load average at 3–20), the in-memory creation gave 0.36–0.43×
+its baseline, synchronous=FULL 237–1,053 requests/s and synchronous=NORMAL 1,692–2,358 (2–7× FULL).`;
   const report = `## API (bench/api.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:api -- --write\`.\n\n${table.join('\n')}\n\n${note}\n\n${PROFILE}\n`;
   publish(report);
 
