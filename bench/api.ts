@@ -192,9 +192,11 @@ const PROFILE = `### Where a request's time goes (CPU profiles)
 Profiled with \`node --cpu-prof\` on the service alone (buildApp + openSqliteStore(':memory:'), seeded as
 above, bundled with esbuild), loaded by autocannon from another process (10 connections, 8 s), each sample
 put in the first category its stack matches. Figures are CPU µs per request; a neighbour's load on the
-2 vCPUs (load average 5–10 during these runs) inflates them all, the socket writes most, so read the
+2 vCPUs (load average 2–10 during these runs) inflates them all, the socket writes most, so read the
 categories that vanished rather than the totals. "HTTP" is Node's HTTP and Fastify (parsing, routing,
-hooks), "writes" the socket's writev system calls, "JSON" Fastify's serialisation (JSON.stringify).
+hooks), "JSON" Fastify's serialisation (JSON.stringify), "writes" the samples taken in the socket's writev
+system call: one per response for the service as for the bare route (strace), but it carries the kernel's
+delivery to the client over loopback, and the sampling lands there more often in the slower process.
 
 | request | before | where it went before | after | where it goes after |
 |---|---:|---|---:|---|
@@ -202,7 +204,7 @@ hooks), "writes" the socket's writev system calls, "JSON" Fastify's serialisatio
 | list firewall rules | 458 µs | store 249 (the page, then one query per rule for its filter), HTTP 75, writes 57, JSON 33, credentials 21, zone 5 | 194 µs | writes 80, HTTP 55, JSON 44, credentials 2, zone 1.4, store 0.4 |
 | get one filter | 92 µs | writes 44, HTTP 21, credentials 12, store 4, zone 4, JSON 3 | 61 µs | writes 32, HTTP 23, JSON 2, credentials 1, zone 0.7, store 0.2 |
 | get one firewall rule | 103 µs | writes 50, HTTP 20, credentials 16, store 8 (rule, then filter), zone 5, JSON 3 | 63 µs | writes 36, HTTP 20, JSON 3, credentials 1, zone 0.6, store 0.3 |
-| create one filter | 226 µs | writes 77, HTTP 54, store 46 (the INSERT ~23, randomBytes for the id ~11, the duplicate check, BEGIN/COMMIT), credentials 19, expression check 12, zone 9 | 289 µs (load 7–11) | writes 102, HTTP 84, store 63 (the INSERT ~22 of it; the id 1), expression check 20, credentials 4.6, zone 1.1 |
+| create one filter | 226 µs | writes 77, HTTP 54, store 46 (the INSERT ~23, randomBytes for the id ~11, the duplicate check, BEGIN/COMMIT), credentials 19, expression check 12, zone 9 | 189 µs | writes 77, store 48 (the INSERT ~24 of it, BEGIN/COMMIT ~10, the duplicate check ~5; the id 1), HTTP 44, expression check 10, JSON 3.5, credentials 1.7, zone 1.2 |
 
 What changed: known credentials and zones are kept in memory (src/service/store-cache.ts), so a request
 no longer hashes its token nor queries for it; the answers of filter and rule reads are kept until the
@@ -215,8 +217,13 @@ included) and SQLite's \`data_version\` reveals commits by other processes. Resp
 measured and left alone: fast-json-stringify with a schema for the envelope and the objects took as long
 as JSON.stringify on these string-heavy answers (13.6 against 13.5 µs for the page of filters, 24.8 against
 26.0 µs for the page of rules), and a schema would have to track every optional key to keep the output
-byte for byte. What is left of a creation is the INSERT (one row, four indexes, AUTOINCREMENT), the
-expression check and the transaction; what is left of a read is HTTP and JSON, as on the bare route.`;
+byte for byte. What is left of a read is HTTP and JSON, as on the bare route. What is left of a creation
+is the INSERT (one row into a table with four indexes and AUTOINCREMENT), the expression check and the
+transaction: ~35 µs when \`FilterService.create\` runs in a tight loop, but ~110 µs more CPU per request
+than the bare POST route in the server (process.cpuUsage over a run), where caches are cold between
+requests; that is why the in-memory creation stays at 0.25× on a quiet machine, short of its 0.4× target.
+Going further means fewer B-trees per filter (a schema migration) or a cheaper expression check
+(src/check), both outside this change.`;
 
 // ------------------------------------------------------------------------------------------------ main
 
@@ -463,8 +470,10 @@ commit is fsynced before the answer, so the row measures the disk as much as the
 \`--synchronous normal\` commits are fsynced at checkpoints only (see docs/api.md for what that risks).
 Any error, timeout or non-2xx answer fails the benchmark. On this shared 2-vCPU VM the in-memory rows vary
 by ±30% between runs, and the synchronous=FULL row, which waits on the disk's fsync, by up to 5×: in the
-runs of 2026-11-24 (a neighbour keeping the load average at 3–20), the in-memory creation gave 0.36–0.43×
-its baseline, synchronous=FULL 237–1,053 requests/s and synchronous=NORMAL 1,692–2,358 (2–7× FULL).`;
+runs of 2026-11-24, the in-memory creation gave 0.25× its baseline with the machine quiet (load average
+2.6) and 0.36–0.43× while a neighbour kept it at 7–20 (the bare route then loses more than the service);
+synchronous=FULL gave 2,562 requests/s quiet and 237–1,053 loaded, synchronous=NORMAL 2,626 quiet and
+1,692–2,358 loaded: NORMAL gains little while fsync is fast, and 2–7× when the disk is busy.`;
   const report = `## API (bench/api.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:api -- --write\`.\n\n${table.join('\n')}\n\n${note}\n\n${PROFILE}\n`;
   publish(report);
 
