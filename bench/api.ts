@@ -183,6 +183,48 @@ async function apiText(base: string, method: string, path: string, body?: unknow
   return text;
 }
 
+/**
+ * Where a request's time went before and after the work of issue 10 (part 3), from CPU profiles: not
+ * re-measured by this benchmark, kept here so that the section it writes keeps them.
+ */
+const PROFILE = `### Where a request's time goes (CPU profiles)
+
+Profiled with \`node --cpu-prof\` on the service alone (buildApp + openSqliteStore(':memory:'), seeded as
+above, bundled with esbuild), loaded by autocannon from another process (10 connections, 8 s), each sample
+put in the first category its stack matches. Figures are CPU µs per request; a neighbour's load on the
+2 vCPUs (load average 2–10 during these runs) inflates them all, the socket writes most, so read the
+categories that vanished rather than the totals. "HTTP" is Node's HTTP and Fastify (parsing, routing,
+hooks), "JSON" Fastify's serialisation (JSON.stringify), "writes" the samples taken in the socket's writev
+system call: one per response for the service as for the bare route (strace), but it carries the kernel's
+delivery to the client over loopback, and the sampling lands there more often in the slower process.
+
+| request | before | where it went before | after | where it goes after |
+|---|---:|---|---:|---|
+| list filters | 405 µs | store 190 (better-sqlite3 making an object and a string per column of 25 rows, and 3 transactions: token, zone, page), HTTP 85, writes 65, JSON 21, credentials 18 (SHA-256, a token query, JSON.parse of its lists), zone 9 | 116 µs | writes 55, HTTP 35, JSON 19, credentials 1.5, zone 1, store 0.4 (the page from memory) |
+| list firewall rules | 458 µs | store 249 (the page, then one query per rule for its filter), HTTP 75, writes 57, JSON 33, credentials 21, zone 5 | 194 µs | writes 80, HTTP 55, JSON 44, credentials 2, zone 1.4, store 0.4 |
+| get one filter | 92 µs | writes 44, HTTP 21, credentials 12, store 4, zone 4, JSON 3 | 61 µs | writes 32, HTTP 23, JSON 2, credentials 1, zone 0.7, store 0.2 |
+| get one firewall rule | 103 µs | writes 50, HTTP 20, credentials 16, store 8 (rule, then filter), zone 5, JSON 3 | 63 µs | writes 36, HTTP 20, JSON 3, credentials 1, zone 0.6, store 0.3 |
+| create one filter | 226 µs | writes 77, HTTP 54, store 46 (the INSERT ~23, randomBytes for the id ~11, the duplicate check, BEGIN/COMMIT), credentials 19, expression check 12, zone 9 | 189 µs | writes 77, store 48 (the INSERT ~24 of it, BEGIN/COMMIT ~10, the duplicate check ~5; the id 1), HTTP 44, expression check 10, JSON 3.5, credentials 1.7, zone 1.2 |
+
+What changed: known credentials and zones are kept in memory (src/service/store-cache.ts), so a request
+no longer hashes its token nor queries for it; the answers of filter and rule reads are kept until the
+next write to their tables; rows are read as arrays of values rather than objects (a page read from SQLite,
+as right after a write, fell from 190 to 107 µs in the same kind of profile, a page of rules from 249 to
+162 µs); a rule's filter comes in the same query (one join, not one query per rule); hooks and handlers
+are synchronous (no promise per hook); ids come from a pool of random bytes. Every cached value is dropped
+as soon as its tables change: \`Store.generation\` counts this process's writes per table (rollbacks
+included) and SQLite's \`data_version\` reveals commits by other processes. Response serialisation was
+measured and left alone: fast-json-stringify with a schema for the envelope and the objects took as long
+as JSON.stringify on these string-heavy answers (13.6 against 13.5 µs for the page of filters, 24.8 against
+26.0 µs for the page of rules), and a schema would have to track every optional key to keep the output
+byte for byte. What is left of a read is HTTP and JSON, as on the bare route. What is left of a creation
+is the INSERT (one row into a table with four indexes and AUTOINCREMENT), the expression check and the
+transaction: ~35 µs when \`FilterService.create\` runs in a tight loop, but ~110 µs more CPU per request
+than the bare POST route in the server (process.cpuUsage over a run), where caches are cold between
+requests; that is why the in-memory creation stays at 0.25× on a quiet machine, short of its 0.4× target.
+Going further means fewer B-trees per filter (a schema migration) or a cheaper expression check
+(src/check), both outside this change.`;
+
 // ------------------------------------------------------------------------------------------------ main
 
 /** The part of autocannon's programmatic API used here (the package has no type declarations). */
@@ -416,7 +458,10 @@ an object that Fastify serialises; for the creations, a POST route that parses t
 the floor of HTTP, body parsing and JSON serialisation for an answer of that size on this machine.
 "requests/s" is autocannon's mean over the measured seconds, and "vs baseline" the row's figure divided
 by its baseline's; the latencies are percentiles of every measured response's time as the client saw it.
-Every service request is authenticated with an API token. The lists read the first page (25) of a zone
+Every service request is authenticated with an API token. The read rows repeat one request with no write
+in between, so all but the first are answered from the service's in-memory copy of that answer (dropped
+at the next write to its tables), as a client polling a list sees it; a read right after a write reads
+SQLite again, at the cost shown in the profiles below. The lists read the first page (25) of a zone
 holding ${SEEDED} filters and ${SEEDED} firewall rules. Each creation posts \`[{ expression }]\` with a new expression,
 so every one is parsed, type-checked with the zone's plan, checked for duplicates and stored in its own
 transaction; afterwards the run checks that the zone holds every acknowledged creation. The database-file
@@ -424,8 +469,12 @@ rows are the same creation as \`cfrules serve --db\` runs it: with synchronous=F
 commit is fsynced before the answer, so the row measures the disk as much as the service; with
 \`--synchronous normal\` commits are fsynced at checkpoints only (see docs/api.md for what that risks).
 Any error, timeout or non-2xx answer fails the benchmark. On this shared 2-vCPU VM the in-memory rows vary
-by ±30% between runs, and the synchronous=FULL row, which waits on the disk's fsync, by up to 5×.`;
-  const report = `## API (bench/api.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:api -- --write\`.\n\n${table.join('\n')}\n\n${note}\n`;
+by ±30% between runs, and the synchronous=FULL row, which waits on the disk's fsync, by up to 5×: in the
+runs of 2026-11-24, the in-memory creation gave 0.25× its baseline with the machine quiet (load average
+2.6) and 0.36–0.43× while a neighbour kept it at 7–20 (the bare route then loses more than the service);
+synchronous=FULL gave 2,562 requests/s quiet and 237–1,053 loaded, synchronous=NORMAL 2,626 quiet and
+1,692–2,358 loaded: NORMAL gains little while fsync is fast, and 2–7× when the disk is busy.`;
+  const report = `## API (bench/api.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:api -- --write\`.\n\n${table.join('\n')}\n\n${note}\n\n${PROFILE}\n`;
   publish(report);
 
   async function count(base: string): Promise<number> {

@@ -1,7 +1,25 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
+
+/**
+ * Random bytes drawn from the CSPRNG a few kilobytes at a time: one `randomBytes(16)` call per id cost more
+ * than the rest of making a filter's record (the call into OpenSSL dominates, not the 16 bytes), as
+ * Node's own `randomUUID` found and solved the same way.
+ */
+const POOL_BYTES = 4096;
+const ID_BYTES = 16;
+const pool = Buffer.alloc(POOL_BYTES);
+let used = POOL_BYTES;
 
 /** A new object id: 32 lowercase hex characters (128 random bits), as Cloudflare's ids look. */
-export const newId = (): string => randomBytes(16).toString('hex');
+export function newId(): string {
+  if (used + ID_BYTES > POOL_BYTES) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  const id = pool.toString('hex', used, used + ID_BYTES);
+  used += ID_BYTES;
+  return id;
+}
 
 const ID = /^[0-9a-f]{32}$/;
 
