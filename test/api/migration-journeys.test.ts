@@ -4,11 +4,10 @@
 // with 201 firewall rules to migrate, and a restart after completion. Each journey starts from a fresh
 // service. The rows of the spec's tables each journey covers are named in its title.
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Cloudflare, { APIError, BadRequestError } from 'cloudflare';
-import type { FastifyInstance } from 'fastify';
+import type Cloudflare from 'cloudflare';
+import { APIError, BadRequestError } from 'cloudflare';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   CLOUDFLARE_MANAGED_RULESET_ID,
@@ -16,49 +15,22 @@ import {
   OWASP_RULESET_ID,
 } from '../../src/engine/managed/index.js';
 import { OWASP_PACKAGE_ID } from '../../src/engine/previous-waf/index.js';
-import { API_PREFIX, buildApp } from '../../src/http/app.js';
 import { CODES } from '../../src/service/errors.js';
-import { applyConfig, readConfig } from '../../src/service/setup.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
-import type { Store } from '../../src/store/store.js';
-import { CONFIG, TOKEN, ZONES } from './harness.js';
+import { ZONES } from './harness.js';
+import { rejection, type SocketService, serveOnSocket } from './sdk-harness.js';
 
 const MANAGED_PHASE = 'http_request_firewall_managed';
 
-interface Service {
-  store: Store;
-  app: FastifyInstance;
-  cf: Cloudflare;
-}
-
-const running: Service[] = [];
+const running: SocketService[] = [];
 afterEach(async () => {
-  for (const service of running.splice(0)) await stop(service);
+  for (const service of running.splice(0)) await service.close();
 });
 
-/** A service on a socket (on `path`, or in memory), with the test accounts and zones, and an SDK client. */
-async function start(path = ':memory:'): Promise<Service> {
-  const store = openSqliteStore(path);
-  applyConfig(store, readConfig(CONFIG));
-  const app = buildApp({ store });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const baseURL = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`;
-  const cf = new Cloudflare({
-    baseURL,
-    apiToken: TOKEN,
-    apiEmail: null,
-    apiKey: null,
-    userServiceKey: null,
-    maxRetries: 0,
-  });
-  const service = { store, app, cf };
+/** A fresh service on a socket (on `path`, or in memory) and an SDK client with an edit token. */
+async function start(path?: string): Promise<{ service: SocketService; cf: Cloudflare }> {
+  const service = await serveOnSocket(path);
   running.push(service);
-  return service;
-}
-
-async function stop(service: Service): Promise<void> {
-  await service.app.close();
-  service.store.close();
+  return { service, cf: service.client() };
 }
 
 interface ConfigRule {
@@ -107,14 +79,7 @@ function migration(cf: Cloudflare, zone: string) {
 }
 
 /** The API error a promise fails with (the test fails if it succeeds). */
-async function apiError(promise: Promise<unknown>): Promise<APIError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(APIError);
-  return error as APIError;
-}
+const apiError = (promise: Promise<unknown>) => rejection(promise, APIError);
 
 const executeOf = (rules: ConfigRule[], id: string) =>
   rules.find((rule) => rule.action === 'execute' && rule.action_parameters?.id === id);
@@ -306,8 +271,8 @@ describe('WAF migration journeys', () => {
       const m = migration(first.cf, zone);
       const { rules } = (await m.config()).result;
       const stored = await m.update('pending', rules);
-      running.splice(running.indexOf(first), 1);
-      await stop(first);
+      running.splice(running.indexOf(first.service), 1);
+      await first.service.close();
 
       const second = await start(path);
       const again = migration(second.cf, zone);

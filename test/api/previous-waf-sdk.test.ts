@@ -1,42 +1,25 @@
 // The official `cloudflare` SDK (7.3.0) over a socket on the previous WAF, its overrides, page rules and the
 // WAF migration: its methods where it has them (packages, groups, rules, overrides, pageRules), raw calls
 // where it has none (PATCH of a package, waf_migration/*), and its error classes on our errors.
-import type { AddressInfo } from 'node:net';
-import Cloudflare, { APIError, BadRequestError, NotFoundError } from 'cloudflare';
-import type { FastifyInstance } from 'fastify';
+import type Cloudflare from 'cloudflare';
+import { APIError, BadRequestError, NotFoundError } from 'cloudflare';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CLOUDFLARE_PACKAGE_ID, OWASP_PACKAGE_ID } from '../../src/engine/previous-waf/index.js';
-import { API_PREFIX, buildApp } from '../../src/http/app.js';
 import { CODES } from '../../src/service/errors.js';
-import { applyConfig, readConfig } from '../../src/service/setup.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
-import type { Store } from '../../src/store/store.js';
-import { CONFIG, TOKEN, ZONES } from './harness.js';
+import { ZONES } from './harness.js';
+import { type SocketService, serveOnSocket } from './sdk-harness.js';
 
-let store: Store;
-let app: FastifyInstance;
+let service: SocketService;
 let cf: Cloudflare;
 const zone_id = ZONES.enterprise;
 const SPECIALS = 'ea8687e59929c1fd05ba97574ad43f77';
 
 beforeAll(async () => {
-  store = openSqliteStore(':memory:');
-  applyConfig(store, readConfig(CONFIG));
-  app = buildApp({ store });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const baseURL = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`;
-  cf = new Cloudflare({
-    baseURL,
-    apiToken: TOKEN,
-    apiEmail: null,
-    apiKey: null,
-    userServiceKey: null,
-    maxRetries: 0,
-  });
+  service = await serveOnSocket();
+  cf = service.client();
 });
 afterAll(async () => {
-  await app?.close();
-  store?.close();
+  await service?.close();
 });
 
 it('packages, groups and rules through the SDK (auto-pagination included)', async () => {

@@ -1,55 +1,29 @@
 // The official `cloudflare` SDK (7.3.0) driving the Rulesets API over a real socket: every `client.rulesets`
 // method, the cursor pagination of the list, the 204 deletes, error classes, and the `waf_migration` query
 // passed as a request option (which the service refuses without a migration hook).
-import type { AddressInfo } from 'node:net';
-import Cloudflare, { BadRequestError, NotFoundError, PermissionDeniedError } from 'cloudflare';
-import type { FastifyInstance } from 'fastify';
+import { BadRequestError, NotFoundError, PermissionDeniedError } from 'cloudflare';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLOUDFLARE_MANAGED_RULESET_ID,
   OWASP_ANOMALY_RULE_ID,
   OWASP_RULESET_ID,
 } from '../../src/engine/managed/index.js';
-import { API_PREFIX, buildApp } from '../../src/http/app.js';
-import { applyConfig, readConfig } from '../../src/service/setup.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
-import type { Store } from '../../src/store/store.js';
-import { CONFIG, READ_TOKEN, TOKEN, ZONES } from './harness.js';
+import { READ_TOKEN, TOKEN, ZONES } from './harness.js';
+import { rejection, type SocketService, serveOnSocket } from './sdk-harness.js';
 
-let store: Store;
-let app: FastifyInstance;
-let baseURL: string;
-const internalErrors: unknown[] = [];
+let service: SocketService;
 
 beforeAll(async () => {
-  store = openSqliteStore(':memory:');
-  applyConfig(store, readConfig(CONFIG));
-  app = buildApp({ store, reportError: (error) => internalErrors.push(error) });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  baseURL = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`;
+  service = await serveOnSocket();
 });
 afterAll(async () => {
-  await app?.close();
-  store?.close();
+  await service?.close();
 });
 afterEach(() => {
-  expect(internalErrors).toEqual([]);
+  expect(service.internalErrors).toEqual([]);
 });
 
-const client = (apiToken = TOKEN) =>
-  new Cloudflare({ baseURL, maxRetries: 0, apiToken, apiEmail: null, apiKey: null, userServiceKey: null });
-
-async function rejection<T>(
-  promise: Promise<unknown>,
-  type: abstract new (...args: never[]) => T,
-): Promise<T> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(type);
-  return error as T;
-}
+const client = (apiToken = TOKEN) => service.client({ apiToken });
 
 const ID = /^[0-9a-f]{32}$/;
 

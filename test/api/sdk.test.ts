@@ -1,8 +1,8 @@
 // The official `cloudflare` SDK (7.3.0, pinned) as a client of the service over a real socket: every Filters
 // and Firewall Rules method it has, with the casts and request options its spec bugs need (docs/api.md §9),
 // its error classes, both kinds of credentials, and raw calls for validate-expr (which it has no method for).
-import type { AddressInfo } from 'node:net';
-import Cloudflare, { BadRequestError, NotFoundError, PermissionDeniedError } from 'cloudflare';
+import type Cloudflare from 'cloudflare';
+import { BadRequestError, NotFoundError, PermissionDeniedError } from 'cloudflare';
 import type { FirewallFilter } from 'cloudflare/resources/filters/filters';
 import type {
   FirewallRule,
@@ -11,64 +11,28 @@ import type {
   RuleCreateParams,
   RuleUpdateParams,
 } from 'cloudflare/resources/firewall/rules';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { API_PREFIX, buildApp } from '../../src/http/app.js';
-import { applyConfig, readConfig } from '../../src/service/setup.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
-import type { Store } from '../../src/store/store.js';
-import { API_KEY, CONFIG, EMAIL, READ_TOKEN, TOKEN, ZONES } from './harness.js';
+import { API_KEY, EMAIL, READ_TOKEN, ZONES } from './harness.js';
+import { type Credentials, rejection, type SocketService, serveOnSocket } from './sdk-harness.js';
 
-let store: Store;
-let app: FastifyInstance;
-let baseURL: string;
-const internalErrors: unknown[] = [];
+let service: SocketService;
 
 beforeAll(async () => {
-  store = openSqliteStore(':memory:');
-  applyConfig(store, readConfig(CONFIG));
-  app = buildApp({ store, reportError: (error) => internalErrors.push(error) });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  baseURL = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`;
+  service = await serveOnSocket();
 });
 afterAll(async () => {
-  await app?.close();
-  store?.close();
+  await service?.close();
 });
 afterEach(() => {
-  expect(internalErrors).toEqual([]);
+  expect(service.internalErrors).toEqual([]);
 });
 
-/** A client as a user would set one up; `apiToken: null` etc. keep CLOUDFLARE_* variables out of it. */
-const client = (
-  credentials: { apiToken?: string; apiEmail?: string; apiKey?: string } = { apiToken: TOKEN },
-) =>
-  new Cloudflare({
-    baseURL,
-    maxRetries: 0,
-    apiToken: null,
-    apiEmail: null,
-    apiKey: null,
-    userServiceKey: null,
-    ...credentials,
-  });
+/** A client as a user would set one up (a token by default). */
+const client = (credentials?: Credentials) => service.client(credentials);
 
 /** Expressions no other test uses, so that no test trips over another's duplicate (10102). */
 let counter = 0;
 const expression = (tag: string) => `http.host eq "${tag}-${++counter}.example"`;
-
-/** The rejection of `promise`, which must be an instance of `type`. */
-async function rejection<T>(
-  promise: Promise<unknown>,
-  type: abstract new (...args: never[]) => T,
-): Promise<T> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(type);
-  return error as T;
-}
 
 const ID = /^[0-9a-f]{32}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
