@@ -51,8 +51,16 @@ async function resolveZone(source: ApiSource): Promise<string> {
   if (isZoneId(source.zone)) {
     const path = `/zones/${source.zone}`;
     const answer = await call(source, path);
-    if (answer.status === 404 && [...ZONE_NOT_FOUND_CODES].some((code) => hasCode(answer, code)))
+    if (answer.status === 404 && [...ZONE_NOT_FOUND_CODES].some((code) => hasCode(answer, code))) {
+      // Cloudflare says "no route" for an unknown zone and for a wrong path alike: a path that always
+      // exists tells which. Only on this failure, so a good export costs no extra request.
+      const list = await call(source, '/zones?per_page=5');
+      if (!list.envelope.success && list.status === 404)
+        throw new ExportError(
+          `${source.api} is not Cloudflare's v4 API: it has no route for /zones (check --api, which ends with /client/v4)`,
+        );
       throw new ExportError(`zone ${source.zone} not found (HTTP 404: ${apiErrors(answer)})`);
+    }
     if (!answer.envelope.success) throw failure(source, path, answer);
     return source.zone;
   }
