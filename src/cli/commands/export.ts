@@ -41,8 +41,9 @@ export const exportCommand: Command = {
 
 Writes the entry-point rulesets of a zone (one per phase) as cloudflare_ruleset
 resources of the Cloudflare Terraform provider 4.x, each under the
-'terraform import' command that adopts it into a Terraform state. Every
-expression and description reads back byte for byte.
+'terraform import' command that adopts it into a Terraform state. Strings are
+written so that HCL reads them back byte for byte; text that is not in Unicode
+NFC, which Terraform would change, is reported on standard error.
 
 Source (one of):
       --api URL         a running API, e.g. cfrules serve (default
@@ -52,8 +53,9 @@ Source (one of):
 
 Options:
       --zone ZONE       the zone: its id, or its name (required)
-      --phase PHASE     export this phase's entry point only (may be repeated;
-                        default: ${RULESET_PHASES.join(',\n                        ')})
+      --phase PHASE     export only this phase's entry point (may be repeated;
+                        default: all three, http_request_firewall_custom,
+                        http_request_firewall_managed and http_ratelimit)
   -o, --output FILE     write the configuration to FILE, and print the import
                         commands on standard output
       --imports         print the import commands instead of the configuration
