@@ -3,6 +3,7 @@
 // exported by the built binary, read back with HCL's parser and compared with what the service stored.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -293,6 +294,20 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
       {},
       /^cfrules export: cannot read .*missing\.db: ENOENT/,
     );
+  });
+
+  it('tells a server that is not the API from one that refuses', async () => {
+    const html = createHttpServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),
+    );
+    await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
+    const api = `http://127.0.0.1:${(html.address() as { port: number }).port}/client/v4`;
+    const run = await cfrules(['export', 'terraform', '--api', api, '--zone', ZONE], withToken);
+    await new Promise((resolve) => html.close(resolve));
+    expect(run.stderr).toBe(
+      `cfrules export: ${api} is not Cloudflare's v4 API: GET /zones/${ZONE} answered HTTP 200 without its JSON envelope (check --api, which ends with /client/v4)\n`,
+    );
+    expect(run.code).toBe(1);
   });
 
   it('reports usage errors with exit status 2', async () => {
