@@ -139,7 +139,12 @@ async function runExport(request: ExportRequest, io: CliIo): Promise<number> {
     zone = await readZone(request);
   } catch (error) {
     if (!(error instanceof ExportError)) throw error;
-    io.stderr(`cfrules export: ${escapeControlCharacters(error.message)}\n`);
+    // As for usage errors (main.ts): a program that asked for JSON gets its failure as JSON too.
+    if (request.format === 'json')
+      io.stdout(
+        `${JSON.stringify({ ok: false, error: { kind: 'export', message: error.message } }, null, 2)}\n`,
+      );
+    else io.stderr(`cfrules export: ${escapeControlCharacters(error.message)}\n`);
     return 1;
   }
   for (const where of nonNfcTexts(zone.rulesets)) {

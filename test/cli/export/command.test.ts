@@ -296,6 +296,18 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
     );
   });
 
+  it('reports a failure as JSON with --format json', async () => {
+    const run = await cfrules([...exportArgs(), '--imports', '--format', 'json'], {
+      env: { CLOUDFLARE_API_TOKEN: READER },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({
+      ok: false,
+      error: { kind: 'export', message: expect.stringMatching(/^the API refused the token for zone /) },
+    });
+  });
+
   it('tells a server that is not the API from one that refuses', async () => {
     const html = createHttpServer((_request, response) =>
       response.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),
