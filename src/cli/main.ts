@@ -4,12 +4,20 @@ import { VERSION } from '../version.js';
 import { asksForHelp, usageMessage, wantsJson } from './args.js';
 import { type CliIo, type Command, UsageError } from './command.js';
 import { evalCommand } from './commands/eval.js';
+import { exportCommand } from './commands/export.js';
 import { fmtCommand } from './commands/fmt.js';
 import { parseCommand } from './commands/parse.js';
 import { serveCommand } from './commands/serve.js';
 import { validateCommand } from './commands/validate.js';
 
-export const commands: Command[] = [validateCommand, parseCommand, fmtCommand, evalCommand, serveCommand];
+export const commands: Command[] = [
+  validateCommand,
+  parseCommand,
+  fmtCommand,
+  evalCommand,
+  serveCommand,
+  exportCommand,
+];
 
 const usage = `Usage: cfrules <command> [options]
 

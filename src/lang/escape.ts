@@ -6,7 +6,7 @@ import { utf8Width } from './position.js';
  * a carriage return overwrites the line, bidirectional controls reorder what is shown ("Trojan Source").
  * Human-readable output shows those characters escaped; tab and line feed are layout and stay.
  */
-function isUnsafe(code: number): boolean {
+export function isUnsafe(code: number): boolean {
   return (
     (code < 0x20 && code !== 0x09 && code !== 0x0a) ||
     (code >= 0x7f && code <= 0x9f) || // DEL and the C1 controls (0x9b is a one-byte CSI)

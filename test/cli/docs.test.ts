@@ -64,7 +64,17 @@ describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
           // serve would run until stopped: a missing config file makes it stop at once (status 1).
           // eval takes one expression: --expression is that one.
           const expression = option === '--expression' ? [] : ['-e', 'ssl'];
-          const rest = command.name === 'serve' ? ['--config', 'no-such-config.yaml'] : expression;
+          // export reads a zone: from an API that cannot be reached (port 9 is refused at once), or, with
+          // --db, from a file that does not exist; both are status 1, not usage errors.
+          const zone = ['terraform', '--zone', '023e105f4ecef8ad9ca31a8372d0c353'];
+          const exported =
+            option === '--db' ? zone : [...zone, '--token', 't', '--api', 'http://127.0.0.1:9/client/v4'];
+          const rest =
+            command.name === 'serve'
+              ? ['--config', 'no-such-config.yaml']
+              : command.name === 'export'
+                ? exported
+                : expression;
           const result = await cfrules([command.name, ...args, ...rest]);
           return { args: args.join(' '), ...result };
         });
@@ -123,6 +133,10 @@ function sampleValue(command: string, option: string): string {
     '--db': ':memory:',
     '--config': 'no-such-config.yaml',
     '--synchronous': 'normal',
+    '--zone': '023e105f4ecef8ad9ca31a8372d0c353',
+    '--api': 'http://127.0.0.1:9/client/v4',
+    '--token': 't',
+    '--output': 'no-such-dir/rulesets.tf',
   };
   const value = samples[option];
   if (value === undefined) throw new Error(`docs.test.ts: add a sample value for ${option}`);

@@ -1,0 +1,188 @@
+import { escapeControlCharacters } from '../../lang/escape.js';
+import { RULESET_PHASES } from '../../service/rulesets/model.js';
+import { choice, parseCommandLine } from '../args.js';
+import { type CliIo, type Command, UsageError } from '../command.js';
+import { readEntryPointsFromApi } from '../export/api-source.js';
+import { ExportError, type ZoneEntryPoints } from '../export/source.js';
+import {
+  type ImportCommand,
+  importCommand,
+  importLine,
+  nonNfcTexts,
+  terraformConfiguration,
+} from '../export/terraform.js';
+
+/**
+ * `cfrules export terraform`: a zone's entry-point rulesets as Terraform configuration, with the commands
+ * that import them. The zone is read from a running API, or from the service's database file (--db).
+ * Neither the HTTP server nor SQLite is loaded unless that source is used.
+ */
+
+const DEFAULT_API = 'http://127.0.0.1:8787/client/v4';
+const TARGETS = ['terraform'] as const;
+const FORMATS = ['text', 'json'] as const;
+
+export const exportOptions = {
+  zone: { type: 'string' },
+  api: { type: 'string' },
+  token: { type: 'string' },
+  db: { type: 'string' },
+  phase: { type: 'string', multiple: true },
+  output: { type: 'string', short: 'o' },
+  imports: { type: 'boolean' },
+  format: { type: 'string' },
+} as const;
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: "write a zone's rulesets as Terraform configuration (cloudflare_ruleset)",
+  options: exportOptions,
+  help: `Usage: cfrules export terraform --zone ZONE [options]
+
+Writes the entry-point rulesets of a zone (one per phase) as cloudflare_ruleset
+resources of the Cloudflare Terraform provider 4.x, each under the
+'terraform import' command that adopts it into a Terraform state. Strings are
+written so that HCL reads them back byte for byte; text that is not in Unicode
+NFC, which Terraform would change, is reported on standard error.
+
+Source (one of):
+      --api URL         a running API, e.g. cfrules serve (default
+                        ${DEFAULT_API})
+      --token TOKEN     its API token (default: $CLOUDFLARE_API_TOKEN)
+      --db PATH         the database file of cfrules serve, read offline
+
+Options:
+      --zone ZONE       the zone: its id, or its name (required)
+      --phase PHASE     export only this phase's entry point (may be repeated;
+                        default: all three, http_request_firewall_custom,
+                        http_request_firewall_managed and http_ratelimit)
+  -o, --output FILE     write the configuration to FILE, and print the import
+                        commands on standard output
+      --imports         print the import commands instead of the configuration
+      --format FORMAT   how import commands are printed: text (default), or
+                        json: [{"address": …, "id": …, "command": …}]
+  -h, --help            show this help
+
+Exit status: 0 written, 1 the zone could not be read (unreachable API, refused
+token, unknown zone, no entry point), 2 usage error.
+`,
+  run(args, io) {
+    const request = readRequest(args, io);
+    return runExport(request, io);
+  },
+};
+
+interface ExportRequest {
+  zone: string;
+  phases: readonly string[];
+  source: { kind: 'api'; api: string; token: string } | { kind: 'db'; path: string };
+  output?: string;
+  imports: boolean;
+  format: (typeof FORMATS)[number];
+}
+
+/** Everything the command line can get wrong is found here, before any request (exit status 2). */
+function readRequest(args: string[], io: CliIo): ExportRequest {
+  const { values, positionals } = parseCommandLine(args, exportOptions);
+  const [target, ...extra] = positionals;
+  if (target === undefined) throw new UsageError('say what to export: cfrules export terraform --zone ZONE');
+  choice('target', target, TARGETS);
+  if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  const zone = values.zone?.trim();
+  if (!zone) throw new UsageError('--zone ZONE is required: the id or the name of the zone to export');
+  const phases = values.phase?.map((phase) => choice('--phase', phase, RULESET_PHASES) as string) ?? [
+    ...RULESET_PHASES,
+  ];
+  const format = choice('--format', values.format, FORMATS) ?? 'text';
+  const common = {
+    zone,
+    phases: [...new Set(phases)],
+    output: values.output,
+    imports: values.imports === true,
+    format,
+  };
+  if (values.db !== undefined) {
+    if (values.api !== undefined || values.token !== undefined)
+      throw new UsageError('--db reads the database file offline: give it without --api and --token');
+    return { ...common, source: { kind: 'db', path: values.db } };
+  }
+  return {
+    ...common,
+    source: { kind: 'api', api: apiUrl(values.api ?? DEFAULT_API), token: token(values.token, io) },
+  };
+}
+
+function apiUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--api must be a URL such as ${DEFAULT_API}, not '${text}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--api must be an http:// or https:// URL, not '${text}'`);
+  return url.href.replace(/\/+$/, '');
+}
+
+function token(option: string | undefined, io: CliIo): string {
+  const value = option ?? io.env?.CLOUDFLARE_API_TOKEN;
+  if (value === undefined || value.trim() === '')
+    throw new UsageError(
+      'no API token: pass --token TOKEN or set CLOUDFLARE_API_TOKEN (or read a database with --db)',
+    );
+  return value.trim();
+}
+
+async function runExport(request: ExportRequest, io: CliIo): Promise<number> {
+  let zone: ZoneEntryPoints;
+  try {
+    zone = await readZone(request);
+  } catch (error) {
+    if (!(error instanceof ExportError)) throw error;
+    // As for usage errors (main.ts): a program that asked for JSON gets its failure as JSON too.
+    if (request.format === 'json')
+      io.stdout(
+        `${JSON.stringify({ ok: false, error: { kind: 'export', message: error.message } }, null, 2)}\n`,
+      );
+    else io.stderr(`cfrules export: ${escapeControlCharacters(error.message)}\n`);
+    return 1;
+  }
+  for (const where of nonNfcTexts(zone.rulesets)) {
+    io.stderr(
+      `cfrules export: warning: ${where} is not in Unicode normalization form C; Terraform stores strings in NFC, so it would plan to change it\n`,
+    );
+  }
+  const imports = zone.rulesets.map((ruleset) => importCommand(zone.zoneId, ruleset));
+  const importsText = formatImports(imports, request.format);
+  const main = request.imports ? importsText : terraformConfiguration(zone.zoneId, zone.rulesets);
+  if (request.output === undefined) {
+    io.stdout(main);
+    return 0;
+  }
+  try {
+    io.writeFile(request.output, main);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    io.stderr(`cfrules export: cannot write ${request.output}: ${code ?? message}\n`);
+    return 1;
+  }
+  if (!request.imports) io.stdout(importsText);
+  return 0;
+}
+
+async function readZone(request: ExportRequest): Promise<ZoneEntryPoints> {
+  const { source, zone, phases } = request;
+  if (source.kind === 'api')
+    return readEntryPointsFromApi({ api: source.api, token: source.token, zone, phases });
+  // Loaded only here: the database reader needs SQLite, which no other use of this command does.
+  const { readEntryPointsFromDb } = await import('../export/db-source.js');
+  return readEntryPointsFromDb({ path: source.path, zone, phases });
+}
+
+function formatImports(imports: readonly ImportCommand[], format: ExportRequest['format']): string {
+  if (format === 'json') {
+    const entries = imports.map((entry) => ({ ...entry, command: importLine(entry) }));
+    return `${JSON.stringify(entries, null, 2)}\n`;
+  }
+  return imports.map((entry) => `${importLine(entry)}\n`).join('');
+}

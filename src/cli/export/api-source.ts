@@ -1,0 +1,133 @@
+import { escapeControlCharacters } from '../../lang/escape.js';
+import type { RulesetJson } from '../../service/rulesets/model.js';
+import { ExportError, isZoneId, nothingToExport, type ZoneEntryPoints } from './source.js';
+
+/** Reads a zone's entry points from a running API (`cfrules serve`, or any with Cloudflare's v4 shape). */
+
+export interface ApiSource {
+  /** The base URL, up to and including `/client/v4`. */
+  api: string;
+  token: string;
+  /** A zone id, or a zone name to look up. */
+  zone: string;
+  phases: readonly string[];
+  /** How long one request may take. */
+  timeoutMs?: number;
+}
+
+interface Envelope {
+  success: boolean;
+  result: unknown;
+  errors?: { code?: number; message?: string }[];
+}
+
+interface Answer {
+  status: number;
+  envelope: Envelope;
+}
+
+/** Cloudflare's codes for credentials that are missing, malformed, unknown or not allowed on the zone. */
+const CREDENTIAL_CODES = new Set([6003, 9103, 9106, 9109, 10000]);
+/** "No route" / "no such zone". */
+const ZONE_NOT_FOUND_CODES = new Set([7000, 7003]);
+const ENTRY_POINT_NOT_FOUND = 10003;
+
+export async function readEntryPointsFromApi(source: ApiSource): Promise<ZoneEntryPoints> {
+  const zoneId = await resolveZone(source);
+  const rulesets: RulesetJson[] = [];
+  for (const phase of source.phases) {
+    const path = `/zones/${zoneId}/rulesets/phases/${phase}/entrypoint`;
+    const answer = await call(source, path);
+    if (answer.envelope.success) rulesets.push(answer.envelope.result as RulesetJson);
+    else if (answer.status !== 404 || !hasCode(answer, ENTRY_POINT_NOT_FOUND))
+      throw failure(source, path, answer);
+  }
+  if (rulesets.length === 0) throw nothingToExport(zoneId, source.phases);
+  return { zoneId, rulesets };
+}
+
+/** Checks the zone exists and the token reaches it, so that the error says so rather than "no entry point". */
+async function resolveZone(source: ApiSource): Promise<string> {
+  if (isZoneId(source.zone)) {
+    const path = `/zones/${source.zone}`;
+    const answer = await call(source, path);
+    if (answer.status === 404 && [...ZONE_NOT_FOUND_CODES].some((code) => hasCode(answer, code))) {
+      // Cloudflare says "no route" for an unknown zone and for a wrong path alike: a path that always
+      // exists tells which. Only on this failure, so a good export costs no extra request.
+      const list = await call(source, '/zones?per_page=5');
+      if (!list.envelope.success && list.status === 404)
+        throw new ExportError(
+          `${source.api} is not Cloudflare's v4 API: it has no route for /zones (check --api, which ends with /client/v4)`,
+        );
+      throw new ExportError(`zone ${source.zone} not found (HTTP 404: ${apiErrors(answer)})`);
+    }
+    if (!answer.envelope.success) throw failure(source, path, answer);
+    return source.zone;
+  }
+  const path = `/zones?name=${encodeURIComponent(source.zone)}`;
+  const answer = await call(source, path);
+  if (!answer.envelope.success) throw failure(source, path, answer);
+  const zones = answer.envelope.result as { id: string }[];
+  const found = zones[0];
+  if (found === undefined) {
+    throw new ExportError(
+      `no zone named '${escapeControlCharacters(source.zone)}' that this token reaches (--zone takes a zone id or name)`,
+    );
+  }
+  return found.id;
+}
+
+async function call(source: ApiSource, path: string): Promise<Answer> {
+  const url = `${source.api}${path}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: { authorization: `Bearer ${source.token}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(source.timeoutMs ?? 30_000),
+    });
+  } catch (error) {
+    throw new ExportError(
+      `cannot reach the API at ${source.api}: ${networkReason(error)} (check --api; is 'cfrules serve' running?)`,
+    );
+  }
+  const text = await response.text();
+  let envelope: Envelope | undefined;
+  try {
+    envelope = JSON.parse(text) as Envelope;
+  } catch {}
+  if (typeof envelope !== 'object' || envelope === null || typeof envelope.success !== 'boolean') {
+    throw new ExportError(
+      `${source.api} is not Cloudflare's v4 API: GET ${path} answered HTTP ${response.status} without its JSON envelope (check --api, which ends with /client/v4)`,
+    );
+  }
+  return { status: response.status, envelope };
+}
+
+function networkReason(error: unknown): string {
+  const { name, message, cause } = error as Error & { cause?: { code?: string; message?: string } };
+  if (name === 'TimeoutError') return 'no answer in time';
+  return cause?.code ?? cause?.message ?? message;
+}
+
+const hasCode = (answer: Answer, code: number): boolean =>
+  (answer.envelope.errors ?? []).some((error) => error.code === code);
+
+/** The API's own errors, as it wrote them: `9109 Invalid access token`. */
+function apiErrors(answer: Answer): string {
+  const errors = (answer.envelope.errors ?? []).map((e) => `${e.code ?? '?'} ${e.message ?? ''}`.trim());
+  return escapeControlCharacters(errors.join('; ') || 'no error given');
+}
+
+function failure(source: ApiSource, path: string, answer: Answer): ExportError {
+  const said = `HTTP ${answer.status}: ${apiErrors(answer)}`;
+  if (
+    answer.status === 401 ||
+    answer.status === 403 ||
+    (answer.envelope.errors ?? []).some((error) => CREDENTIAL_CODES.has(error.code ?? 0))
+  ) {
+    return new ExportError(
+      `the API refused the token for zone ${escapeControlCharacters(source.zone)} (${said}); check --token or CLOUDFLARE_API_TOKEN, and that the token may read the zone`,
+    );
+  }
+  return new ExportError(`GET ${path} failed (${said})`);
+}

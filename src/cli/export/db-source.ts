@@ -1,0 +1,52 @@
+import { statSync } from 'node:fs';
+import { escapeControlCharacters } from '../../lang/escape.js';
+import { rulesetJson } from '../../service/rulesets/model.js';
+import { openSqliteStore } from '../../store/sqlite.js';
+import type { ZoneRecord } from '../../store/store.js';
+import { ExportError, isZoneId, nothingToExport, type ZoneEntryPoints } from './source.js';
+
+/**
+ * Reads a zone's entry points straight from the database of `cfrules serve`, without a running service
+ * or credentials: whoever can read the file can read everything in it anyway. The JSON is the API's own
+ * (`rulesetJson`), so both sources export the same configuration. This module loads better-sqlite3, so
+ * the export command imports it only for --db.
+ */
+
+export interface DbSource {
+  path: string;
+  zone: string;
+  phases: readonly string[];
+}
+
+export function readEntryPointsFromDb(source: DbSource): ZoneEntryPoints {
+  // Opening a missing file would create an empty database: say it is missing instead.
+  try {
+    if (!statSync(source.path).isFile()) throw new ExportError(`${source.path} is not a database file`);
+  } catch (error) {
+    if (error instanceof ExportError) throw error;
+    throw new ExportError(`cannot read ${source.path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  let store: ReturnType<typeof openSqliteStore>;
+  try {
+    store = openSqliteStore(source.path);
+  } catch (error) {
+    throw new ExportError(`cannot open the database ${source.path}: ${(error as Error).message}`);
+  }
+  try {
+    return store.transaction((tx) => {
+      const zone: ZoneRecord | undefined = isZoneId(source.zone)
+        ? tx.zones.get(source.zone)
+        : tx.zones.getByName(source.zone);
+      if (zone === undefined)
+        throw new ExportError(`zone ${escapeControlCharacters(source.zone)} not found in ${source.path}`);
+      const rulesets = source.phases.flatMap((phase) => {
+        const record = tx.rulesets.entryPoint(zone.id, phase);
+        return record === undefined ? [] : [rulesetJson(record)];
+      });
+      if (rulesets.length === 0) throw nothingToExport(zone.id, source.phases);
+      return { zoneId: zone.id, rulesets };
+    });
+  } finally {
+    store.close();
+  }
+}

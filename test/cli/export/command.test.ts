@@ -1,0 +1,351 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: HCL template sequences in plain strings are what these tests are about
+// `cfrules export terraform`, end to end: entry points written through the API of a running `cfrules serve`,
+// exported by the built binary, read back with HCL's parser and compared with what the service stored.
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cfrules } from '../run-binary.js';
+import { type ServeProcess, startServe } from '../serve-process.js';
+import { nastyDescriptions, nastyExpressions, notNfc } from './nasty.js';
+import { configurable, readHcl, resource, rulesOf } from './read-hcl.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: API answers, checked by the assertions
+type Json = any;
+
+const TOKEN = 'Exp0rt_-'.padEnd(40, 'x');
+const READER = 'Exp0rt_-'.padEnd(40, 'r');
+const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
+const OTHER_ZONE = '123e105f4ecef8ad9ca31a8372d0c353';
+const CMR = 'efb7b8c949ac4650a09736fc376e9aee';
+const OWASP = '4814384a9e5d4991b9815dcfc25d2f1f';
+const config = `accounts:
+  - id: 0123456789abcdef0123456789abcdef
+    email: ops@example.com
+    tokens:
+      - value: ${TOKEN}
+        zones: ["*"]
+        permissions: [read, edit]
+      - value: ${READER}
+        zones: [${OTHER_ZONE}]
+        permissions: [read]
+zones:
+  - id: ${ZONE}
+    name: example.com
+    plan: enterprise
+    account: 0123456789abcdef0123456789abcdef
+  - id: ${OTHER_ZONE}
+    name: other.example
+    plan: pro
+    account: 0123456789abcdef0123456789abcdef
+`;
+
+const dir = mkdtempSync(join(tmpdir(), 'cfrules-export-'));
+const db = join(dir, 'export.db');
+let serve: ServeProcess;
+/** The entry points as the API returns them after the writes, by phase. */
+const stored: Record<string, Json> = {};
+
+async function put(phase: string, body: unknown): Promise<Json> {
+  const response = await fetch(`${serve.url}/zones/${ZONE}/rulesets/phases/${phase}/entrypoint`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as Json;
+  if (!answer.success) throw new Error(`PUT ${phase}: ${JSON.stringify(answer.errors)}`);
+  return answer.result;
+}
+
+beforeAll(async () => {
+  const file = join(dir, 'cfrules.yaml');
+  writeFileSync(file, config);
+  serve = await startServe(['--port', '0', '--db', db, '--config', file]);
+  stored.http_request_firewall_custom = await put('http_request_firewall_custom', {
+    description: 'custom rules: ${not a template}',
+    rules: [
+      ...nastyExpressions.map((expression, i) => ({
+        action: 'block',
+        expression,
+        description: nastyDescriptions[i % nastyDescriptions.length],
+        enabled: i % 4 !== 1,
+      })),
+      {
+        action: 'block',
+        expression: 'http.request.uri.path eq "/blocked"',
+        action_parameters: {
+          response: {
+            status_code: 403,
+            content: '{"error": "${blocked}"}\n',
+            content_type: 'application/json',
+          },
+        },
+      },
+      {
+        action: 'skip',
+        ref: 'skip-health',
+        expression: 'http.request.uri.path eq "/health"',
+        description: 'skip the rest, rate limits and the managed rules',
+        action_parameters: {
+          ruleset: 'current',
+          phases: ['http_ratelimit', 'http_request_firewall_managed'],
+        },
+        logging: { enabled: false },
+      },
+    ],
+  });
+  stored.http_request_firewall_managed = await put('http_request_firewall_managed', {
+    rules: [
+      {
+        action: 'skip',
+        expression: 'http.request.uri.path eq "/${legacy}"',
+        action_parameters: { rulesets: [OWASP] },
+      },
+      {
+        action: 'execute',
+        expression: 'true',
+        description: 'Cloudflare Managed Ruleset, Apache rules off',
+        action_parameters: { id: CMR, overrides: { categories: [{ category: 'apache', enabled: false }] } },
+      },
+      {
+        action: 'execute',
+        expression: 'true',
+        description: 'OWASP: PL1, threshold 60, log',
+        action_parameters: {
+          id: OWASP,
+          version: 'latest',
+          overrides: {
+            action: 'log',
+            categories: [
+              { category: 'paranoia-level-2', enabled: false },
+              { category: 'paranoia-level-3', enabled: false },
+              { category: 'paranoia-level-4', enabled: false },
+            ],
+            rules: [{ id: '6179ae15870a4bb7b2d480d4843b323c', action: 'block', score_threshold: 60 }],
+          },
+        },
+      },
+    ],
+  });
+  stored.http_ratelimit = await put('http_ratelimit', {
+    rules: [
+      {
+        action: 'block',
+        expression: 'http.request.uri.path eq "/login"',
+        ratelimit: {
+          characteristics: ['ip.src', 'cf.colo.id'],
+          period: 60,
+          requests_per_period: 10,
+          mitigation_timeout: 600,
+          counting_expression: 'http.request.uri.path eq "/${login}" and http.request.method eq "POST"',
+        },
+      },
+    ],
+  });
+}, 30_000);
+
+afterAll(async () => {
+  await serve?.stop('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A port nothing listens on: one the system just gave and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const exportArgs = () => ['export', 'terraform', '--api', serve.url, '--zone', ZONE];
+const withToken = { env: { CLOUDFLARE_API_TOKEN: TOKEN } };
+
+describe('cfrules export terraform', { timeout: 30_000 }, () => {
+  it('writes every entry point so that HCL reads back exactly what the service stored', async () => {
+    const run = await cfrules(exportArgs(), withToken);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const document = await readHcl(run.stdout);
+    expect(Object.keys(document.resource.cloudflare_ruleset).sort()).toEqual(Object.keys(stored).sort());
+    for (const [phase, ruleset] of Object.entries(stored)) {
+      const written = resource(document, phase);
+      expect(written).toMatchObject({
+        zone_id: ZONE,
+        name: ruleset.name,
+        description: ruleset.description,
+        kind: 'zone',
+        phase,
+      });
+      // Every expression and description byte for byte, and everything else the rules hold.
+      expect(rulesOf(written)).toEqual(configurable(ruleset.rules));
+      expect(run.stdout).toContain(
+        `# terraform import cloudflare_ruleset.${phase} zone/${ZONE}/${ruleset.id}\nresource "cloudflare_ruleset" "${phase}" {`,
+      );
+    }
+    const expressions = rulesOf(resource(document, 'http_request_firewall_custom')).map(
+      (r: Json) => r.expression,
+    );
+    expect(expressions.slice(0, nastyExpressions.length)).toEqual(nastyExpressions);
+  });
+
+  it('writes the configuration to -o FILE and prints the import commands, as text or JSON', async () => {
+    const file = join(dir, 'rulesets.tf');
+    const token = ['--token', TOKEN];
+    const run = await cfrules([
+      ...exportArgs(),
+      ...token,
+      '--phase',
+      'http_request_firewall_managed',
+      '-o',
+      file,
+    ]);
+    expect(run.code).toBe(0);
+    const managed = stored.http_request_firewall_managed;
+    const command = `terraform import cloudflare_ruleset.http_request_firewall_managed zone/${ZONE}/${managed.id}`;
+    expect(run.stdout).toBe(`${command}\n`);
+    const document = await readHcl(readFileSync(file, 'utf8'));
+    expect(Object.keys(document.resource.cloudflare_ruleset)).toEqual(['http_request_firewall_managed']);
+
+    const json = await cfrules([...exportArgs(), ...token, '--imports', '--format', 'json']);
+    expect(JSON.parse(json.stdout)).toContainEqual({
+      address: 'cloudflare_ruleset.http_request_firewall_managed',
+      id: `zone/${ZONE}/${managed.id}`,
+      command,
+    });
+    expect(JSON.parse(json.stdout)).toHaveLength(3);
+  });
+
+  it('finds the zone by name, and exports the same from the database file offline', async () => {
+    const online = await cfrules(
+      ['export', 'terraform', '--api', serve.url, '--zone', 'example.com'],
+      withToken,
+    );
+    const offline = await cfrules(['export', 'terraform', '--db', db, '--zone', ZONE]);
+    expect(offline.stderr).toBe('');
+    expect(offline.code).toBe(0);
+    expect(offline.stdout).toBe(online.stdout);
+    expect(online.stdout).toBe((await cfrules(exportArgs(), withToken)).stdout);
+  });
+
+  it('warns about text that is not in NFC, which Terraform would change', async () => {
+    const zone = `${serve.url}/zones/${OTHER_ZONE}/rulesets/phases/http_request_firewall_custom/entrypoint`;
+    const response = await fetch(zone, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ rules: [{ action: 'block', expression: `http.host eq "${notNfc}.example"` }] }),
+    });
+    const rule = ((await response.json()) as Json).result.rules[0];
+    const run = await cfrules(['export', 'terraform', '--api', serve.url, '--zone', OTHER_ZONE], withToken);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      `cfrules export: warning: cloudflare_ruleset.http_request_firewall_custom: rule ${rule.id}: expression is not in Unicode normalization form C; Terraform stores strings in NFC, so it would plan to change it\n`,
+    );
+  });
+
+  it('says why it cannot export, with exit status 1', async () => {
+    const fail = async (args: string[], env: Record<string, string | undefined>, message: RegExp) => {
+      const run = await cfrules(args, { env });
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(message);
+      expect(run.code).toBe(1);
+    };
+    await fail(
+      exportArgs(),
+      { CLOUDFLARE_API_TOKEN: 'N0pe'.padEnd(40, 'x') },
+      /^cfrules export: the API refused the token for zone 023e\w+ \(HTTP 403: 9109 Invalid access token\); check --token or CLOUDFLARE_API_TOKEN/,
+    );
+    await fail(
+      ['export', 'terraform', '--api', serve.url, '--zone', ZONE],
+      { CLOUDFLARE_API_TOKEN: READER },
+      /^cfrules export: the API refused the token for zone .*10000 Authentication error/,
+    );
+    await fail(
+      ['export', 'terraform', '--api', serve.url, '--zone', 'f'.repeat(32)],
+      withToken.env,
+      /^cfrules export: zone f{32} not found \(HTTP 404: 7003 /,
+    );
+    await fail(
+      ['export', 'terraform', '--api', serve.url, '--zone', 'nowhere.example'],
+      withToken.env,
+      /^cfrules export: no zone named 'nowhere.example' that this token reaches/,
+    );
+    await fail(
+      ['export', 'terraform', '--api', serve.url, '--zone', OTHER_ZONE, '--phase', 'http_ratelimit'],
+      withToken.env,
+      /^cfrules export: zone 123e\w+ has no entry point ruleset in http_ratelimit: nothing to export/,
+    );
+    const closed = `http://127.0.0.1:${await closedPort()}/client/v4`;
+    await fail(
+      ['export', 'terraform', '--api', closed, '--zone', ZONE],
+      withToken.env,
+      new RegExp(`^cfrules export: cannot reach the API at ${closed}: ECONNREFUSED \\(check --api`),
+    );
+    await fail(
+      ['export', 'terraform', '--api', serve.url.replace('/client/v4', '/nope'), '--zone', ZONE],
+      withToken.env,
+      /^cfrules export: http:\/\/127\.0\.0\.1:\d+\/nope is not Cloudflare's v4 API: it has no route for \/zones/,
+    );
+    await fail(
+      ['export', 'terraform', '--db', join(dir, 'missing.db'), '--zone', ZONE],
+      {},
+      /^cfrules export: cannot read .*missing\.db: ENOENT/,
+    );
+  });
+
+  it('reports a failure as JSON with --format json', async () => {
+    const run = await cfrules([...exportArgs(), '--imports', '--format', 'json'], {
+      env: { CLOUDFLARE_API_TOKEN: READER },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({
+      ok: false,
+      error: { kind: 'export', message: expect.stringMatching(/^the API refused the token for zone /) },
+    });
+  });
+
+  it('tells a server that is not the API from one that refuses', async () => {
+    const html = createHttpServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),
+    );
+    await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
+    const api = `http://127.0.0.1:${(html.address() as { port: number }).port}/client/v4`;
+    const run = await cfrules(['export', 'terraform', '--api', api, '--zone', ZONE], withToken);
+    await new Promise((resolve) => html.close(resolve));
+    expect(run.stderr).toBe(
+      `cfrules export: ${api} is not Cloudflare's v4 API: GET /zones/${ZONE} answered HTTP 200 without its JSON envelope (check --api, which ends with /client/v4)\n`,
+    );
+    expect(run.code).toBe(1);
+  });
+
+  it('reports usage errors with exit status 2', async () => {
+    const usage = async (args: string[], message: string) => {
+      const run = await cfrules(args, { env: { CLOUDFLARE_API_TOKEN: undefined } });
+      expect(run.stderr).toBe(`cfrules export: ${message}\nRun 'cfrules export --help' for usage.\n`);
+      expect(run.code).toBe(2);
+    };
+    await usage(['export'], 'say what to export: cfrules export terraform --zone ZONE');
+    await usage(['export', 'pulumi', '--zone', ZONE], "unknown target 'pulumi': expected one of terraform");
+    await usage(['export', 'terraform'], '--zone ZONE is required: the id or the name of the zone to export');
+    await usage(
+      ['export', 'terraform', '--zone', ZONE],
+      'no API token: pass --token TOKEN or set CLOUDFLARE_API_TOKEN (or read a database with --db)',
+    );
+    await usage(
+      ['export', 'terraform', '--zone', ZONE, '--token', 't', '--phase', 'http_request_sbfm'],
+      "unknown phase 'http_request_sbfm': expected one of http_request_firewall_custom, http_request_firewall_managed, http_ratelimit",
+    );
+    await usage(
+      ['export', 'terraform', '--zone', ZONE, '--token', 't', '--api', 'ftp://x'],
+      "--api must be an http:// or https:// URL, not 'ftp://x'",
+    );
+    await usage(
+      ['export', 'terraform', '--zone', ZONE, '--db', db, '--token', 't'],
+      '--db reads the database file offline: give it without --api and --token',
+    );
+  });
+});

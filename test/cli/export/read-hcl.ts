@@ -1,0 +1,68 @@
+// Reads Terraform configuration back with HashiCorp's own HCL parser (@cdktf/hcl2json: hcl/v2 compiled to
+// WebAssembly), and turns the cloudflare_ruleset resources into the Rulesets API's JSON, so that tests can
+// compare what was exported with what the service stored.
+import { parse } from '@cdktf/hcl2json';
+
+// biome-ignore lint/suspicious/noExplicitAny: parsed HCL, checked by the assertions
+type Json = any;
+
+/**
+ * hcl2json gives string values in Terraform's JSON syntax, where `${` and `%{` would be templates again:
+ * it writes them `$${` and `%%{`. Undo that (left to right, as HCL's scanner reads it) to get the values.
+ */
+function values(json: Json): Json {
+  if (typeof json === 'string') return json.replace(/([$%])\1\{/g, '$1{');
+  if (Array.isArray(json)) return json.map(values);
+  if (typeof json === 'object' && json !== null)
+    return Object.fromEntries(Object.entries(json).map(([key, value]) => [key, values(value)]));
+  return json;
+}
+
+/** The document's values; a syntax error rejects. */
+export async function readHcl(text: string): Promise<Json> {
+  return values(await parse('export.tf', text));
+}
+
+/** A block written once: hcl2json lists every block. */
+function single(blocks: Json, name: string): Json {
+  if (!Array.isArray(blocks) || blocks.length !== 1) throw new Error(`expected one ${name} block`);
+  return blocks[0];
+}
+
+/** Blocks that stand for the API's lists of objects; every other nested block is one object. */
+const LIST_BLOCKS = new Set(['categories', 'rules']);
+
+function nested(object: Json, path: string): Json {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(object)) {
+    if (Array.isArray(value) && value.every((item) => typeof item === 'object')) {
+      const items = value.map((item, i) => nested(item, `${path}.${key}[${i}]`));
+      out[key] = LIST_BLOCKS.has(key) ? items : single(items, `${path}.${key}`);
+    } else out[key] = value;
+  }
+  return out;
+}
+
+/** A resource's rules as the API returns them, less what the API adds (id, version, last_updated). */
+export function rulesOf(resource: Json): Json[] {
+  return (resource.rules ?? []).map((rule: Json, i: number) => {
+    const out = nested(rule, `rules[${i}]`);
+    const skipped = out.action_parameters?.rules;
+    // Provider 4.x writes skip's rules as a map of comma-joined ids.
+    if (skipped && !Array.isArray(skipped))
+      out.action_parameters.rules = Object.fromEntries(
+        Object.entries(skipped).map(([ruleset, ids]) => [ruleset, (ids as string).split(',')]),
+      );
+    return out;
+  });
+}
+
+/** The API's rules, less the members that are the API's and not the configuration's. */
+export function configurable(rules: Json[]): Json[] {
+  return rules.map(({ id: _id, version: _version, last_updated: _updated, ...rule }) => rule);
+}
+
+/** `resource "cloudflare_ruleset" "NAME"` of a parsed document. */
+export function resource(document: Json, name: string): Json {
+  return single(document.resource?.cloudflare_ruleset?.[name], `cloudflare_ruleset.${name}`);
+}
