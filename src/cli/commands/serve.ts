@@ -87,6 +87,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
       io.stdout(
         `applied ${options.config}: ${applied.accounts} accounts, ${applied.tokens} tokens, ${applied.zones} zones\n`,
       );
+      if (applied.warning) io.stderr(`cfrules serve: warning: ${options.config}: ${applied.warning}\n`);
     } else {
       const first = bootstrap(store);
       if (first) io.stdout(firstStartText(first));
