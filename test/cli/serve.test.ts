@@ -127,13 +127,16 @@ describe('cfrules serve', { timeout: 30_000 }, () => {
     // A database that has credentials already (a first start's) needs none from the config: no warning.
     const db = join(dir, 'zones-only.db');
     const first = await startServe(['--port', '0', '--db', db]);
+    const account = /account +([0-9a-f]{32})/.exec(first.output)?.[1] as string;
+    const token = /api token +(\S+)/.exec(first.output)?.[1] as string;
     expect(await first.stop('SIGTERM')).toBe(0);
     const zonesOnly = join(dir, 'zones-only.yaml');
-    const account = /account +([0-9a-f]{32})/.exec(first.output)?.[1] as string;
     writeFileSync(zonesOnly, `zones:\n  - name: other.example\n    account: ${account}\n`);
     const second = await startServe(['--port', '0', '--db', db, '--config', zonesOnly]);
     expect(second.output).toMatch(/applied .*: 0 accounts, 0 tokens, 1 zones/);
     expect(second.output).not.toMatch(/warning/);
+    const zones = await fetch(`${second.url}/zones`, { headers: { authorization: `Bearer ${token}` } });
+    expect(zones.status).toBe(200);
     expect(await second.stop('SIGTERM')).toBe(0);
   });
 
@@ -173,6 +176,7 @@ describe('cfrules serve', { timeout: 30_000 }, () => {
   it('keeps writes made with --synchronous normal, and refuses another mode', async () => {
     const db = join(dir, 'normal.db');
     const file = join(dir, 'normal.yaml');
+    writeFileSync(file, config);
     const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
     const one = await startServe(['--port', '0', '--db', db, '--config', file, '--synchronous', 'normal']);
     const created = await fetch(`${one.url}/zones/${ZONE}/filters`, {

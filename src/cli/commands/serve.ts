@@ -118,8 +118,6 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  io.stdout(`listening on http://${host}:${port}${API_PREFIX}\n`);
-
   return new Promise((resolve) => {
     const stop = async (signal: NodeJS.Signals) => {
       process.off('SIGTERM', stop);
@@ -131,6 +129,8 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
+    // Only now: a supervisor may signal as soon as it reads this line, and must get a clean stop.
+    io.stdout(`listening on http://${host}:${port}${API_PREFIX}\n`);
   });
 }
 
