@@ -276,11 +276,11 @@ describe.concurrent('cfrules validate: rule objects, checked as the API checks t
     expect(result.stdout).toBe(
       `${rules}:6:17: error[action-not-entitled] (rule 0f9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c "Log logins")\n` +
         'Rule error (10204) at action: the log action needs the Enterprise plan; this zone is on the Free plan\n' +
-        `${rules}:11:17: error[invalid-action] (rule 1a9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c)\n` +
+        `${rules}:14:17: error[invalid-action] (rule 1a9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c)\n` +
         'Rule error (10200) at action: action must be one of block, challenge, js_challenge, managed_challenge, ' +
         'allow, log, bypass\n' +
         // products is missing: the position is the rule's
-        `${rules}:14:5: error[products-required] (rule 2b9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c)\n` +
+        `${rules}:17:5: error[products-required] (rule 2b9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c)\n` +
         'Rule error (10200) at products: products is required with the bypass action: any of zoneLockdown, ' +
         'uaBlock, bic, hot, securityLevel, rateLimit, waf\n' +
         '\n' +
@@ -325,7 +325,7 @@ describe.concurrent('cfrules validate: rule objects, checked as the API checks t
     const result = await validate(['--format', 'github', '--quiet', '--plan', 'free', '-f', rules]);
     expect(result.code).toBe(1);
     expect(result.stdout.split('\n')[1]).toBe(
-      `::error file=${rules},line=11,col=17,endLine=11,endColumn=17,title=cfrules invalid-action::` +
+      `::error file=${rules},line=14,col=17,endLine=14,endColumn=17,title=cfrules invalid-action::` +
         'rule 1a9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c: Rule error (10200) at action: action must be one of block, ' +
         'challenge, js_challenge, managed_challenge, allow, log, bypass',
     );

@@ -47,7 +47,9 @@ Input:
                             expression per line (blank lines and lines starting
                             with # are skipped), or JSON as the Cloudflare API
                             returns it: an array of filters or firewall rules,
-                            or a ruleset; bare or in the API envelope
+                            or a ruleset; bare or in the API envelope. Their
+                            filters and rules are checked as the API checks
+                            them (action, plan, products, parameters)
 
 Checks:
       --plan PLAN           the zone's plan: free, pro, business or enterprise
