@@ -41,7 +41,16 @@ export {
   UnsupportedPattern,
 } from './regex/index.js';
 export {
+  DEFAULT_BODY_LIMIT,
+  DERIVED_FIELDS,
+  EDGE_KEYS,
+  type FieldDeriver,
+  fieldDeriver,
+  fieldValue,
   formatRequestProblem,
+  type HeaderLine,
+  type HttpMessage,
+  REQUEST_KEYS,
   type RequestProblem,
   readSampleRequest,
   type SampleRequest,

@@ -5,6 +5,7 @@
 export { API_PREFIX, type AppOptions, BODY_LIMIT, buildApp } from './http/app.js';
 export type { ApiMessage } from './service/errors.js';
 export {
+  type AppliedConfig,
   applyConfig,
   bootstrap,
   ConfigError,

@@ -1,16 +1,38 @@
 import { type Diagnostic, formatDiagnostic, type Severity } from '../lang/diagnostics.js';
 import { escapeControlCharacters } from '../lang/escape.js';
 import type { CliIo } from './command.js';
-import type { ExpressionEntry } from './rule-files.js';
+import type { ExpressionEntry, Position } from './rule-files.js';
 
-/** The outcome of validating one expression. */
+/** The outcome of validating one expression (and, for JSON files, the rule object around it). */
 export interface CheckedExpression {
   entry: ExpressionEntry;
   /** The phase it was checked for, if any. */
   phase?: string;
   ok: boolean;
   diagnostics: Diagnostic[];
+  /** What the API would refuse in the rule around the expression (its action, products…); always errors. */
+  ruleFindings?: RuleFinding[];
 }
+
+/** A problem of a rule object, in the API's words, at its place in the file. */
+export interface RuleFinding {
+  /** A stable name: `action-not-entitled`, `invalid-action`, `products-required`… */
+  code: string;
+  /** The code the API answers with (10204…). */
+  apiCode: number;
+  /** The API's message. */
+  message: string;
+  /** Where, as a JSON pointer into the file's document (`/result/0/action`). */
+  pointer: string;
+  /** Where in the rule, as a path: `action`, `action_parameters.id`, `filter.description`. */
+  field: string;
+  /** The position in the file of the value at `pointer` (of its object when it is missing). */
+  position: Position;
+}
+
+/** The findings about rule objects, as one line of text: `Rule error (10204) at action: …`. */
+const ruleFindingText = (finding: RuleFinding): string =>
+  `Rule error (${finding.apiCode}) at ${finding.field || 'the rule'}: ${finding.message}`;
 
 export interface Summary {
   expressions: number;
@@ -40,6 +62,7 @@ export function summarize(
   results: CheckedExpression[],
   limits: Pick<Summary, 'maxWarnings' | 'emptyInputs' | 'allowEmpty'>,
 ): Summary {
+  const ruleErrors = results.reduce((n, r) => n + (r.ruleFindings?.length ?? 0), 0);
   const count = (severity: Severity) =>
     results.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === severity).length, 0);
   const valid = results.filter((r) => r.ok).length;
@@ -47,7 +70,7 @@ export function summarize(
     expressions: results.length,
     valid,
     invalid: results.length - valid,
-    errors: count('error'),
+    errors: count('error') + ruleErrors,
     warnings: count('warning'),
     ...limits,
   };
@@ -137,9 +160,11 @@ function renderText(
   options: ReportOptions,
 ): string {
   let out = '';
-  for (const { entry, diagnostics } of results)
+  for (const { entry, diagnostics, ruleFindings = [] } of results) {
     for (const diagnostic of diagnostics.filter(shown))
       out += formatFinding(entry, diagnostic, options.color);
+    for (const finding of ruleFindings) out += formatRuleFinding(entry, finding, options.color);
+  }
   out += emptyInputLines(summary);
   if (options.quiet) return out + warningLimitLine(summary);
   return `${out}${out ? '\n' : ''}${summaryLine(summary)}${warningLimitLine(summary)}`;
@@ -170,6 +195,16 @@ export function formatFinding(entry: ExpressionEntry, diagnostic: Diagnostic, co
   return out;
 }
 
+/** A rule finding for people: the location line, as for expressions, then the API's message. */
+function formatRuleFinding(entry: ExpressionEntry, finding: RuleFinding, color: boolean): string {
+  const paint = (code: string, text: string) => (color ? `${code}${text}${ansi.reset}` : text);
+  const { line, column } = finding.position;
+  let out = `${paint(ansi.bold, `${escapeControlCharacters(entry.source)}:${line}:${column}:`)} `;
+  out += paint(severityColors.error, `error[${finding.code}]`);
+  out += ` (${escapeControlCharacters(ruleLabel(entry))})\n`;
+  return `${out}${paint(severityColors.error, escapeControlCharacters(ruleFindingText(finding)))}\n`;
+}
+
 function renderJson(
   results: CheckedExpression[],
   summary: Summary,
@@ -178,7 +213,7 @@ function renderJson(
   const report = {
     ok: succeeded(summary),
     summary,
-    results: results.map(({ entry, phase, ok, diagnostics }) => {
+    results: results.map(({ entry, phase, ok, diagnostics, ruleFindings = [] }) => {
       const start = entry.locate(0);
       return {
         source: entry.source,
@@ -192,7 +227,10 @@ function renderJson(
         column: start.column,
         expression: entry.expression,
         ok,
-        diagnostics: diagnostics.filter(shown).map((diagnostic) => jsonDiagnostic(entry, diagnostic)),
+        diagnostics: [
+          ...diagnostics.filter(shown).map((diagnostic) => jsonDiagnostic(entry, diagnostic)),
+          ...ruleFindings.map(jsonRuleFinding),
+        ],
       };
     }),
   };
@@ -216,6 +254,23 @@ export function jsonDiagnostic(entry: ExpressionEntry, diagnostic: Diagnostic) {
   };
 }
 
+/** A rule finding in JSON reports: the fields of the others, plus where (pointer) and the API's code. */
+function jsonRuleFinding(finding: RuleFinding) {
+  const { line, column } = finding.position;
+  return {
+    severity: 'error',
+    code: finding.code,
+    message: finding.message,
+    line,
+    column,
+    endLine: line,
+    endColumn: column,
+    pointer: finding.pointer,
+    apiCode: finding.apiCode,
+    formatted: `${ruleFindingText(finding)}\n`,
+  };
+}
+
 /**
  * GitHub's workflow-command escaping: data escapes `%`, CR and LF; properties also `:` and `,`. The log
  * shows the commands on a terminal-like page, so control characters are escaped first.
@@ -233,26 +288,36 @@ function renderGithub(
   options: ReportOptions,
 ): string {
   let out = '';
-  for (const { entry, diagnostics } of results) {
+  const annotate = (
+    entry: ExpressionEntry,
+    severity: Severity,
+    code: string,
+    [from, to]: [Position, Position],
+    text: string,
+  ) => {
+    const properties = [
+      ...(entry.path === undefined ? [] : [`file=${escapeProperty(entry.path)}`]),
+      `line=${from.line}`,
+      `col=${from.column}`,
+      `endLine=${to.line}`,
+      `endColumn=${to.column}`,
+      `title=${escapeProperty(`cfrules ${code}`)}`,
+    ];
+    // Without a file the annotation cannot point anywhere: name the input in the message instead.
+    let message = entry.path === undefined ? `${entry.source}:${from.line}:${from.column}: ` : '';
+    const label = ruleLabel(entry);
+    if (label) message += `${label}: `;
+    out += `::${githubCommands[severity]} ${properties.join(',')}::${escapeData(message + text)}\n`;
+  };
+  for (const { entry, diagnostics, ruleFindings = [] } of results) {
     for (const diagnostic of diagnostics.filter(shown)) {
       const from = entry.locate(diagnostic.span.start);
       const to = entry.locate(Math.max(diagnostic.span.start, diagnostic.span.end));
-      const properties = [
-        ...(entry.path === undefined ? [] : [`file=${escapeProperty(entry.path)}`]),
-        `line=${from.line}`,
-        `col=${from.column}`,
-        `endLine=${to.line}`,
-        `endColumn=${to.column}`,
-        `title=${escapeProperty(`cfrules ${diagnostic.code}`)}`,
-      ];
-      // Without a file the annotation cannot point anywhere: name the input in the message instead.
-      let message = entry.path === undefined ? `${entry.source}:${from.line}:${from.column}: ` : '';
-      const label = ruleLabel(entry);
-      if (label) message += `${label}: `;
-      message += diagnostic.message;
-      if (diagnostic.hint) message += `\nhint: ${diagnostic.hint}`;
-      out += `::${githubCommands[diagnostic.severity]} ${properties.join(',')}::${escapeData(message)}\n`;
+      const hint = diagnostic.hint ? `\nhint: ${diagnostic.hint}` : '';
+      annotate(entry, diagnostic.severity, diagnostic.code, [from, to], diagnostic.message + hint);
     }
+    for (const finding of ruleFindings)
+      annotate(entry, 'error', finding.code, [finding.position, finding.position], ruleFindingText(finding));
   }
   for (const name of summary.emptyInputs) {
     const where = name.startsWith('<') ? '' : `file=${escapeProperty(name)},`;

@@ -1,6 +1,8 @@
 import { spanOf, utf8Length } from '../lang/position.js';
+import type { RuleObjectKind } from '../service/rules/check.js';
 import { UsageError } from './command.js';
 import { parseJsonInput } from './files.js';
+import { jsonPointerOffset } from './json-pointer.js';
 
 /** A 1-based line and a 1-based column counted in UTF-8 bytes, like Cloudflare's positions. */
 export interface Position {
@@ -33,6 +35,23 @@ export interface ExpressionEntry {
    * JSON string there (fmt rewrites it in place); absent for command-line expressions.
    */
   written?: { start: number; end: number; json: boolean };
+  /**
+   * For the main expression of a filter or rule of a JSON file (not its rewrite expressions): the object
+   * around it, which `cfrules validate` checks as the API would (action, products, parameters…).
+   */
+  object?: RuleObject;
+}
+
+/** A filter or rule of a JSON file, as written, and how to find its parts in the file. */
+export interface RuleObject {
+  kind: RuleObjectKind;
+  value: unknown;
+  /** Where it is in the document, as a JSON pointer (`/result/0`, `/rules/2`). */
+  pointer: string;
+  /** Its position in its list, from 0. */
+  index: number;
+  /** The position in the file of a JSON pointer into the document. */
+  locate: (pointer: string) => Position;
 }
 
 /** Where an expression typed on the command line (or read from stdin) has its positions: in itself. */
@@ -102,6 +121,10 @@ function readJsonFile(name: string, path: string | undefined, text: string, bom:
     throw new UsageError(`${name}: ${what}`);
   };
   const add = (expression: string, kind: 'filter' | 'rewrite', field: string, about: RuleInfo) => {
+    const object: RuleObject | undefined =
+      about.object && kind === 'filter'
+        ? { ...about.object, locate: (pointer) => strings.locatePointer(pointer) }
+        : undefined;
     entries.push({
       source: name,
       path,
@@ -113,35 +136,42 @@ function readJsonFile(name: string, path: string | undefined, text: string, bom:
       kind,
       phase: about.phase,
       ...strings.claim(expression),
+      ...(object ? { object } : {}),
     });
   };
 
   let body = document;
+  let root = ''; // the JSON pointer of `body`
   // The API's envelope: {result, success, errors, messages}.
   if (isObject(body) && 'result' in body && !('rules' in body) && !('expression' in body)) {
     if (body.success === false)
       fail(`the API response reports a failure: ${JSON.stringify(body.errors ?? [])}`);
     body = body.result;
+    root = '/result';
   }
 
   if (Array.isArray(body)) {
     for (const [index, item] of body.entries()) {
       if (!isObject(item)) fail(`item #${index + 1} is not an object; ${expectedShapes}`);
-      readLegacyItem(item, index, add, fail);
+      readLegacyItem(item, index, `${root}/${index}`, add, fail);
     }
   } else if (isObject(body) && Array.isArray(body.rules)) {
     const phase = body.phase ?? undefined;
     if (phase !== undefined && typeof phase !== 'string') fail('the ruleset\'s "phase" is not a string');
+    // A managed ruleset's rules are Cloudflare's, read-only: no API check applies to them.
+    const checked = body.kind !== 'managed';
     for (const [index, rule] of body.rules.entries()) {
       if (!isObject(rule)) fail(`rule #${index + 1} of the ruleset is not an object`);
       const about = ruleInfo(rule, index, phase);
+      if (checked)
+        about.object = { kind: 'ruleset-rule', value: rule, pointer: `${root}/rules/${index}`, index };
       if (typeof rule.expression !== 'string')
         fail(`rule ${about.rule} of the ruleset has no "expression" string`);
       add(rule.expression, 'filter', 'expression', about);
       addRewrites(rule, about, add);
     }
   } else if (isObject(body) && (isObject(body.filter) || typeof body.expression === 'string')) {
-    readLegacyItem(body, 0, add, fail); // one filter or firewall rule, as GET …/filters/ID returns it
+    readLegacyItem(body, 0, root, add, fail); // one filter or firewall rule, as GET …/filters/ID returns it
   } else {
     fail(`unrecognised JSON: ${expectedShapes}`);
   }
@@ -153,15 +183,23 @@ interface RuleInfo {
   item: 'filter' | 'rule';
   description?: string;
   phase?: string;
+  object?: Omit<RuleObject, 'locate'>;
 }
 
 type Add = (expression: string, kind: 'filter' | 'rewrite', field: string, about: RuleInfo) => void;
 
 /** A filter (`{id, expression}`) or a firewall rule (`{id, filter: {id, expression}, action}`). */
-function readLegacyItem(item: JsonObject, index: number, add: Add, fail: (what: string) => never): void {
+function readLegacyItem(
+  item: JsonObject,
+  index: number,
+  pointer: string,
+  add: Add,
+  fail: (what: string) => never,
+): void {
   const filter = item.filter;
   if (isObject(filter)) {
     const about = ruleInfo(item, index, 'firewall_rules');
+    about.object = { kind: 'firewall-rule', value: item, pointer, index };
     if (about.description === undefined && typeof filter.description === 'string' && filter.description)
       about.description = filter.description;
     if (typeof filter.expression !== 'string')
@@ -171,6 +209,8 @@ function readLegacyItem(item: JsonObject, index: number, add: Add, fail: (what: 
     // A filter, or a ruleset rule given without its ruleset (it has an action, and no known phase).
     const about =
       'action' in item ? ruleInfo(item, index, undefined) : ruleInfo(item, index, 'firewall_rules', 'filter');
+    const kind = 'action' in item ? 'ruleset-rule' : 'filter';
+    about.object = { kind, value: item, pointer, index };
     add(item.expression, 'filter', 'expression', about);
     addRewrites(item, about, add);
   } else {
@@ -254,6 +294,11 @@ class JsonStrings {
     literals[found].used = true;
     this.cursor = found + 1;
     return literals[found];
+  }
+
+  /** The position of the value a JSON pointer leads to (or of the nearest container, if it is not there). */
+  locatePointer(pointer: string): Position {
+    return this.position(jsonPointerOffset(this.text, pointer));
   }
 
   private position(offset: number): Position {

@@ -19,9 +19,14 @@ export interface ApiMessage {
 export class ServiceError extends Error {
   readonly errors: ApiMessage[];
 
+  /**
+   * `problem`: what is wrong, as a stable name (`action-not-entitled`), for callers that report the checks
+   * of a rule object outside the API (`cfrules validate`). Not part of the API's answer.
+   */
   constructor(
     readonly kind: ErrorKind,
     errors: ApiMessage | ApiMessage[],
+    readonly problem?: string,
   ) {
     const list = Array.isArray(errors) ? errors : [errors];
     super(list.map((e) => `${e.message} (${e.code})`).join('; '));

@@ -1,5 +1,3 @@
-import { validate } from '../check/validate.js';
-import { type Diagnostic, formatDiagnostic } from '../lang/diagnostics.js';
 import type { Plan } from '../scheme/profile.js';
 import type { FilterRecord, Store, StoreTransaction, ZoneRecord } from '../store/store.js';
 import { at, CODES, ServiceError } from './errors.js';
@@ -23,16 +21,14 @@ import {
   readPage,
   resultInfo,
 } from './pagination.js';
+import { readFilterFields } from './rules/filter.js';
 import { StoreCache } from './store-cache.js';
 
 /**
- * Filters (`/zones/{zone_id}/filters`): named expressions that firewall rules refer to. Field checks and
- * JSON shapes are exported because a firewall rule may carry its filter inline and must apply the very same
- * rules to it.
+ * Filters (`/zones/{zone_id}/filters`): named expressions that firewall rules refer to. The checks of a
+ * filter object are in ./rules/filter.ts (firewall rules' inline filters and `cfrules validate` apply them
+ * too); the JSON shape and the uniqueness of expressions, which needs the store, are here.
  */
-
-/** Cloudflare's limits on a filter's text fields, in characters. */
-export const FILTER_LIMITS = { description: 500, ref: 50 } as const;
 
 /** Cloudflare's answer to an expression that another filter of the zone already has. */
 export const DUPLICATE_MESSAGE = 'config duplicates an already existing config';
@@ -58,39 +54,6 @@ export function filterJson(filter: FilterRecord): FilterJson {
     created_on: filter.createdOn,
     modified_on: filter.modifiedOn,
   };
-}
-
-/** What a client sets on a filter; absent optional fields take their defaults (PUT replaces them too). */
-export interface FilterFields {
-  expression: string;
-  description: string;
-  paused: boolean;
-  ref: string | null;
-}
-
-/**
- * Reads a filter's fields from `object` and checks the expression as Cloudflare would for the zone's plan
- * (the `matches` operator, for instance, needs Business). Errors carry `object`'s code and context.
- */
-export function readFilterFields(object: BodyObject, plan: Plan): FilterFields {
-  const expression = object.requiredString('expression', Number.POSITIVE_INFINITY);
-  const error = expressionError(expression, plan);
-  if (error !== undefined) object.fail('expression', formatDiagnostic(expression, error));
-  return {
-    expression,
-    description: object.string('description', FILTER_LIMITS.description) ?? '',
-    paused: object.boolean('paused') ?? false,
-    ref: object.string('ref', FILTER_LIMITS.ref) ?? null,
-  };
-}
-
-/**
- * The first error Cloudflare would report for the expression in Firewall Rules on this plan; undefined when
- * it is valid (warnings do not count).
- */
-export function expressionError(expression: string, plan: Plan): Diagnostic | undefined {
-  const { diagnostics } = validate(expression, { plan, phase: 'firewall_rules', lints: false });
-  return diagnostics.find((diagnostic) => diagnostic.severity === 'error');
 }
 
 /**

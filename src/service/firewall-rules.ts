@@ -1,28 +1,20 @@
 import { type Plan, planNames } from '../scheme/profile.js';
-import {
-  FIREWALL_RULE_ACTIONS,
-  type FilterRecord,
-  type FirewallRuleAction,
-  type FirewallRuleRecord,
-  type Store,
-  type StoreTransaction,
-  type ZoneRecord,
+import type {
+  FilterRecord,
+  FirewallRuleAction,
+  FirewallRuleRecord,
+  Store,
+  StoreTransaction,
+  ZoneRecord,
 } from '../store/store.js';
 import { at, CODES, ServiceError } from './errors.js';
-import {
-  ExpressionClaims,
-  type FilterFields,
-  type FilterJson,
-  filterJson,
-  readFilterFields,
-} from './filters.js';
+import { ExpressionClaims, type FilterJson, filterJson } from './filters.js';
 import { isId, newId, now } from './ids.js';
 import {
   BodyObject,
   childPlace,
   invalid,
   noIdsToDelete,
-  type Place,
   readBatch,
   readIdsToDelete,
   rootPlace,
@@ -36,26 +28,23 @@ import {
   readPage,
   resultInfo,
 } from './pagination.js';
+import type { FilterFields } from './rules/filter.js';
+import {
+  editSettings,
+  readFilterId,
+  readNewFirewallRule,
+  readSettings,
+  SETTING_KEYS,
+} from './rules/firewall-rule.js';
 import { StoreCache } from './store-cache.js';
 
 /**
  * Firewall rules (`/zones/{zone_id}/firewall/rules`): an action applied to the requests a filter matches.
  * A rule names its filter by id, or, on creation only, carries it inline (Cloudflare's "single-call
- * creation"): the filter is then created with the rule and belongs to it until the rule is deleted.
+ * creation"): the filter is then created with the rule and belongs to it until the rule is deleted. The
+ * checks of a rule object are in ./rules/firewall-rule.ts (`cfrules validate` applies them too); what
+ * needs the zone's data (filters by id, the quota) is here.
  */
-
-export const RULE_ACTIONS = FIREWALL_RULE_ACTIONS;
-
-/** What a `bypass` rule can bypass. */
-export const BYPASS_PRODUCTS = [
-  'zoneLockdown',
-  'uaBlock',
-  'bic',
-  'hot',
-  'securityLevel',
-  'rateLimit',
-  'waf',
-] as const;
 
 /** Firewall rules a zone may have, by plan. */
 export const RULE_QUOTA: Readonly<Record<Plan, number>> = {
@@ -64,8 +53,6 @@ export const RULE_QUOTA: Readonly<Record<Plan, number>> = {
   business: 100,
   enterprise: 1000,
 };
-
-export const RULE_LIMITS = { description: 500, ref: 50, maxPriority: 2_147_483_647 } as const;
 
 export interface DeletedFilterJson {
   id: string;
@@ -99,108 +86,6 @@ export function ruleJson(rule: FirewallRuleRecord, filter: FilterJson | DeletedF
     created_on: rule.createdOn,
     modified_on: rule.modifiedOn,
   };
-}
-
-/** The fields of a rule other than its filter. */
-type RuleSettings = Pick<
-  FirewallRuleRecord,
-  'action' | 'priority' | 'paused' | 'description' | 'ref' | 'products'
->;
-
-/** One reader per setting; an absent (or null) optional setting reads as its default. */
-const SETTING_READERS: { [K in keyof RuleSettings]: (object: BodyObject) => RuleSettings[K] } = {
-  action: (object) => object.oneOf('action', RULE_ACTIONS),
-  priority: (object) => object.integer('priority', 0, RULE_LIMITS.maxPriority) ?? null,
-  paused: (object) => object.boolean('paused') ?? false,
-  description: (object) => object.string('description', RULE_LIMITS.description) ?? '',
-  ref: (object) => object.string('ref', RULE_LIMITS.ref) ?? null,
-  products: (object) => object.setOf('products', BYPASS_PRODUCTS) ?? [],
-};
-const SETTING_KEYS = Object.keys(SETTING_READERS) as (keyof RuleSettings)[];
-
-/** Every setting, as POST and PUT take them (omitted ones get their defaults). */
-function readSettings(object: BodyObject, plan: Plan): RuleSettings {
-  const settings = {} as Record<keyof RuleSettings, unknown>;
-  for (const key of SETTING_KEYS) settings[key] = SETTING_READERS[key](object);
-  return checkSettings(settings as RuleSettings, object, plan);
-}
-
-/**
- * The settings after a PATCH: those given replace the current ones (`null` resets one to its default).
- * Changing the action away from `bypass` drops the products, which only `bypass` has.
- */
-function editSettings(object: BodyObject, current: FirewallRuleRecord, plan: Plan): RuleSettings {
-  const settings: Record<keyof RuleSettings, unknown> = { ...current };
-  for (const key of SETTING_KEYS) if (object.present(key)) settings[key] = SETTING_READERS[key](object);
-  if (object.present('action') && settings.action !== 'bypass' && !object.present('products'))
-    settings.products = [];
-  return checkSettings(settings as RuleSettings, object, plan, object.present('action'));
-}
-
-/** Rules across settings: `log` needs Enterprise; `products` goes with `bypass`, and only with it. */
-function checkSettings(
-  settings: RuleSettings,
-  object: BodyObject,
-  plan: Plan,
-  actionGiven = true,
-): RuleSettings {
-  // Only when the action is being set: a zone moved off Enterprise keeps its log rules editable.
-  if (actionGiven && settings.action === 'log' && plan !== 'enterprise') {
-    object.fail(
-      'action',
-      `the log action needs the Enterprise plan; this zone is on the ${planNames[plan]} plan`,
-      CODES.actionNotEntitled,
-    );
-  }
-  if (settings.action === 'bypass' && settings.products.length === 0) {
-    object.fail(
-      'products',
-      `products is required with the bypass action: any of ${BYPASS_PRODUCTS.join(', ')}`,
-    );
-  }
-  if (settings.action !== 'bypass' && settings.products.length > 0) {
-    object.fail('products', 'products can only be given with the bypass action');
-  }
-  return settings;
-}
-
-/** A rule's filter on creation: an existing filter's id, or a new filter and where the body gives it. */
-type FilterChoice = { id: string } | { inline: FilterFields; place: Place };
-
-/** The `filter` object of a rule body (required), and the id in it if any. */
-function filterMember(object: BodyObject): { filter: BodyObject; id: string | undefined } {
-  const filter: BodyObject | undefined = object.object('filter', 'filter');
-  if (filter === undefined) {
-    object.fail('filter', 'filter is required: {"id": "<filter id>"} or, on creation, {"expression": "…"}');
-  }
-  const id = filter.get('id');
-  if (id !== undefined && typeof id !== 'string') throw invalid(filter.placeOf('id'), 'id must be a string');
-  return { filter, id };
-}
-
-/**
- * `filter` on creation. An object with an `id` refers to an existing filter (its other members are ignored,
- * so that a rule read with GET can be sent back). Without an id it is an inline filter, checked like one
- * sent to the Filters API, its errors reported as 10202 "filter at index N: …".
- */
-function readFilterChoice(object: BodyObject, index: number, plan: Plan): FilterChoice {
-  const { filter, id } = filterMember(object);
-  if (id !== undefined) return { id };
-  const place = { ...filter.place, code: CODES.invalidInlineFilter, context: `filter at index ${index}` };
-  return { inline: readFilterFields(BodyObject.read(object.get('filter'), place, 'filter'), plan), place };
-}
-
-/** `filter` on PUT and PATCH: only an id, since changing a rule never changes a filter. */
-function readFilterId(object: BodyObject): string {
-  const { filter, id } = filterMember(object);
-  if (id === undefined) {
-    throw invalid(
-      filter.placeOf('id'),
-      'filter.id is required: replacing or editing a rule never changes a filter; change the filter ' +
-        'through the Filters API, or give the id of another filter',
-    );
-  }
-  return id;
 }
 
 /** The id of an existing filter of the zone that a rule refers to (a 400: it is the body that is wrong). */
@@ -318,8 +203,7 @@ export class FirewallRuleService {
       const claims = new ExpressionClaims(tx, zone.id);
       const planned = items.map(({ value, place, index }) => {
         const object = BodyObject.read(value, place, 'a firewall rule');
-        const settings = readSettings(object, zone.plan);
-        const choice = readFilterChoice(object, index, zone.plan);
+        const { settings, choice } = readNewFirewallRule(object, index, zone.plan);
         if ('id' in choice)
           return { index, settings, filterId: referencedFilter(tx, zone.id, choice.id, object) };
         claims.claim(choice.inline.expression, undefined, childPlace(choice.place, 'expression'));

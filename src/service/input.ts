@@ -26,10 +26,14 @@ export const childPlace = (place: Place, key: string | number): Place => ({
   pointer: `${place.pointer}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`,
 });
 
-/** A 400 about the value at `place`; `code` overrides the place's code for this one error. */
-export function invalid(place: Place, message: string, code = place.code): ServiceError {
+/**
+ * A 400 about the value at `place`; `code` overrides the place's code for this one error, `problem` names
+ * the problem for reports outside the API (see ServiceError).
+ */
+export function invalid(place: Place, message: string, code = place.code, problem?: string): ServiceError {
   const text = place.context === undefined ? message : `${place.context}: ${message}`;
-  return new ServiceError('bad-request', at(code, text, place.pointer === '' ? undefined : place.pointer));
+  const pointer = place.pointer === '' ? undefined : place.pointer;
+  return new ServiceError('bad-request', at(code, text, pointer), problem);
 }
 
 /** At most this many characters of a client's value are repeated in a message. */
@@ -94,8 +98,8 @@ export class BodyObject {
     return childPlace(this.place, key);
   }
 
-  fail(key: string, message: string, code?: number): never {
-    throw invalid(this.placeOf(key), message, code);
+  fail(key: string, message: string, code?: number, problem?: string): never {
+    throw invalid(this.placeOf(key), message, code, problem);
   }
 
   /** A required string, non-empty, of at most `max` characters. */

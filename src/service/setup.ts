@@ -112,11 +112,27 @@ function readZone(value: unknown, path: string): ZoneConfig {
   };
 }
 
+/** What applying a config did, and what the operator should hear about it. */
+export interface AppliedConfig {
+  accounts: number;
+  tokens: number;
+  zones: number;
+  /** Why the service may be unusable after this config, when it may be (no credential anywhere). */
+  warning?: string;
+}
+
+/**
+ * Every request needs a credential, so a config declaring none, on a database whose only accounts are the
+ * config's, starts a service nobody can call. Accounts of the database that the config does not declare
+ * (a first start's, say) may hold credentials: then the config adding none is normal (zones only).
+ */
+export const NO_CREDENTIALS_WARNING =
+  'the config declares no credentials (no api_key, no tokens), so no request can be authenticated; add a token to ' +
+  'an account: accounts: [{id: <32 hex>, email: <e-mail>, tokens: [{value: <40 characters>, zones: ["*"]}]}] ' +
+  '(docs/api.md, "The config file")';
+
 /** Applies a config in one transaction: creates what is missing, updates what differs. */
-export function applyConfig(
-  store: Store,
-  config: ServiceConfig,
-): { accounts: number; tokens: number; zones: number } {
+export function applyConfig(store: Store, config: ServiceConfig): AppliedConfig {
   return store.transaction((tx) => {
     const time = now();
     config.accounts.forEach((account, i) => {
@@ -155,7 +171,12 @@ export function applyConfig(
       putZone(tx, zone, `zones[${i}]`, time);
     });
     const tokens = config.accounts.reduce((sum, account) => sum + account.tokens.length, 0);
-    return { accounts: config.accounts.length, tokens, zones: config.zones.length };
+    const keys = config.accounts.filter((account) => account.apiKey !== undefined).length;
+    // Every declared account is stored by now: more accounts means some the config does not declare.
+    const othersMayHaveCredentials = tx.accounts.count() > config.accounts.length;
+    const applied = { accounts: config.accounts.length, tokens, zones: config.zones.length };
+    if (tokens + keys > 0 || othersMayHaveCredentials) return applied;
+    return { ...applied, warning: NO_CREDENTIALS_WARNING };
   });
 }
 

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../lang/diagnostics.js';
 import { utf8Length } from '../lang/position.js';
 import { at, CODES, ServiceError } from './errors.js';
-import { expressionError } from './filters.js';
+import { expressionError } from './rules/filter.js';
 
 /**
  * `GET|POST /filters/validate-expr`: checks an expression without storing anything. It is not tied to a

@@ -2,7 +2,7 @@
 // when `success` is true; a failed write changes nothing; malformed bodies are 6007; huge ones 413.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RULE_ACTIONS } from '../../src/service/firewall-rules.js';
+import { RULE_ACTIONS } from '../../src/service/rules/firewall-rule.js';
 import { type Envelope, freshHarnessPerTest, type Harness, ZONES, zonePath } from './harness.js';
 import {
   createFilters,

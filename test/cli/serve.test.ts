@@ -60,6 +60,7 @@ describe('cfrules serve', { timeout: 30_000 }, () => {
     const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
     const one = await startServe(['--port', '0', '--db', db, '--config', file]);
     expect(one.output).toMatch(/applied .*cfrules\.yaml: 1 accounts, 1 tokens, 1 zones/);
+    expect(one.output).not.toMatch(/warning/);
     const created = await fetch(`${one.url}/zones/${ZONE}/filters`, {
       method: 'POST',
       headers,
@@ -101,6 +102,42 @@ describe('cfrules serve', { timeout: 30_000 }, () => {
       filter: { expression: 'http.request.uri.path contains "/admin"' },
     });
     expect(await server.stop('SIGINT')).toBe(0);
+  });
+
+  it('warns, in one line, when a config leaves the service without any credential', async () => {
+    const file = join(dir, 'no-credentials.yaml');
+    writeFileSync(file, config.replace(/ {4}api_key: .*\n {4}tokens:\n(?: {6,}.*\n)*/, ''));
+    expect(readFileSync(file, 'utf8')).not.toMatch(/api_key|tokens/);
+    const server = await startServe(['--port', '0', '--db', ':memory:', '--config', file]);
+    const warnings = server.output.split('\n').filter((line) => line.includes('warning'));
+    expect(warnings).toEqual([
+      `cfrules serve: warning: ${file}: the config declares no credentials (no api_key, no tokens), so no ` +
+        'request can be authenticated; add a token to an account: accounts: [{id: <32 hex>, email: <e-mail>, ' +
+        'tokens: [{value: <40 characters>, zones: ["*"]}]}] (docs/api.md, "The config file")',
+    ]);
+    // It still starts (the operator may mean to add credentials next), and indeed nobody gets in.
+    const answer = await fetch(`${server.url}/zones`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(answer.status).toBe(403);
+    expect(await server.stop('SIGTERM')).toBe(0);
+    // The page the warning points at shows the same line.
+    const api = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    expect(api).toContain(warnings[0].replace(file, 'cfrules.yaml'));
+    expect(api).toMatch(/^### The config file$/m);
+
+    // A database that has credentials already (a first start's) needs none from the config: no warning.
+    const db = join(dir, 'zones-only.db');
+    const first = await startServe(['--port', '0', '--db', db]);
+    const account = /account +([0-9a-f]{32})/.exec(first.output)?.[1] as string;
+    const token = /api token +(\S+)/.exec(first.output)?.[1] as string;
+    expect(await first.stop('SIGTERM')).toBe(0);
+    const zonesOnly = join(dir, 'zones-only.yaml');
+    writeFileSync(zonesOnly, `zones:\n  - name: other.example\n    account: ${account}\n`);
+    const second = await startServe(['--port', '0', '--db', db, '--config', zonesOnly]);
+    expect(second.output).toMatch(/applied .*: 0 accounts, 0 tokens, 1 zones/);
+    expect(second.output).not.toMatch(/warning/);
+    const zones = await fetch(`${second.url}/zones`, { headers: { authorization: `Bearer ${token}` } });
+    expect(zones.status).toBe(200);
+    expect(await second.stop('SIGTERM')).toBe(0);
   });
 
   it('refuses to start on a bad config, naming the bad value', async () => {

@@ -264,6 +264,137 @@ describe.concurrent('cfrules validate --file', { timeout: 30_000 }, () => {
   });
 });
 
+describe.concurrent('cfrules validate: rule objects, checked as the API checks them', {
+  timeout: 30_000,
+}, () => {
+  const rules = fixture('firewall-rule-objects.json');
+
+  it('reports log on Free, an unknown action and bypass without products, with the API’s words', async () => {
+    const result = await validate(['--plan', 'free', '-f', rules]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(
+      `${rules}:6:17: error[action-not-entitled] (rule 0f9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c "Log logins")\n` +
+        'Rule error (10204) at action: the log action needs the Enterprise plan; this zone is on the Free plan\n' +
+        `${rules}:14:17: error[invalid-action] (rule 1a9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c)\n` +
+        'Rule error (10200) at action: action must be one of block, challenge, js_challenge, managed_challenge, ' +
+        'allow, log, bypass\n' +
+        // products is missing: the position is the rule's
+        `${rules}:17:5: error[products-required] (rule 2b9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c)\n` +
+        'Rule error (10200) at products: products is required with the bypass action: any of zoneLockdown, ' +
+        'uaBlock, bic, hot, securityLevel, rateLimit, waf\n' +
+        '\n' +
+        '4 expressions checked: 1 valid, 3 invalid, 0 warnings\n',
+    );
+  });
+
+  it('takes the plan from --plan: without it, log is allowed (no plan restrictions)', async () => {
+    const { code, json } = await report(['-f', rules]);
+    expect(code).toBe(1);
+    expect(
+      json.results.map((r: { diagnostics: { code: string }[] }) => r.diagnostics.map((d) => d.code)),
+    ).toEqual([[], ['invalid-action'], ['products-required'], []]);
+    const enterprise = await report(['--plan', 'enterprise', '-f', rules]);
+    expect(enterprise.json.summary).toMatchObject({ valid: 2, invalid: 2, errors: 2 });
+  });
+
+  it('json: a finding has the file position, the JSON pointer and the API code; errors count it', async () => {
+    const { code, json } = await report(['--plan', 'free', '-f', rules]);
+    expect(code).toBe(1);
+    expect(json.ok).toBe(false);
+    expect(json.summary).toMatchObject({ expressions: 4, valid: 1, invalid: 3, errors: 3 });
+    expect(json.results[0].ok).toBe(false);
+    expect(json.results[0].diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'action-not-entitled',
+        message: 'the log action needs the Enterprise plan; this zone is on the Free plan',
+        line: 6,
+        column: 17,
+        endLine: 6,
+        endColumn: 17,
+        pointer: '/result/0/action',
+        apiCode: 10204,
+        formatted:
+          'Rule error (10204) at action: the log action needs the Enterprise plan; this zone is on the Free plan\n',
+      },
+    ]);
+  });
+
+  it('github: one annotation per rule finding, at its place in the file', async () => {
+    const result = await validate(['--format', 'github', '--quiet', '--plan', 'free', '-f', rules]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')[1]).toBe(
+      `::error file=${rules},line=14,col=17,endLine=14,endColumn=17,title=cfrules invalid-action::` +
+        'rule 1a9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c: Rule error (10200) at action: action must be one of block, ' +
+        'challenge, js_challenge, managed_challenge, allow, log, bypass',
+    );
+  });
+
+  it('reports a ruleset rule whose action its phase does not allow, and bad action parameters', async () => {
+    const file = fixture('ruleset-rule-objects.json');
+    const result = await validate(['-f', file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      `${file}:8:17: error[action-not-in-phase] (rule run-managed)\n` +
+        "Rule error (20217) at action: 'execute' is not a valid value for action because the " +
+        'http_request_firewall_custom phase allows only block, challenge, js_challenge, managed_challenge, log, skip\n' +
+        `${file}:15:28: error[invalid-action-parameters] (rule skip-nothing)\n` +
+        "Rule error (20217) at action_parameters: '{}' is not a valid value for action_parameters because it " +
+        'skips nothing: give one of ruleset, phases, products\n' +
+        '\n' +
+        '2 expressions checked: 0 valid, 2 invalid, 0 warnings\n',
+    );
+    // In the managed phase, execute is the way to deploy a managed ruleset: the first rule is fine there.
+    const managed = await report(['--phase', 'http_request_firewall_managed', '-f', file]);
+    expect(managed.json.results[0].diagnostics).toEqual([]);
+  });
+
+  it('still passes valid files: filters, firewall rules and rulesets as the API returns them', async () => {
+    const result = await validate([
+      '--plan',
+      'free',
+      '-f',
+      example('firewall-rules.json'),
+      '-f',
+      example('custom-ruleset.json'),
+      '-f',
+      example('transform-ruleset.json'),
+      '-f',
+      fixture('redirects.json'),
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^\d+ expressions checked: \d+ valid, 0 invalid, 0 warnings\n$/);
+    expect(result.code).toBe(0);
+  });
+
+  it('checks the filters of a filters file as the Filters API does, not their expression twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfrules-'));
+    try {
+      const file = join(dir, 'filters.json');
+      const filters = [
+        { id: 'a', expression: 'ssl and', description: 'x'.repeat(501) },
+        { id: 'b', expression: 'ssl', ref: 'r'.repeat(51) },
+      ];
+      writeFileSync(file, JSON.stringify(filters, null, 2));
+      const { json } = await report(['-f', file]);
+      const codes = json.results.map((r: { diagnostics: { code: string }[] }) =>
+        r.diagnostics.map((d) => d.code),
+      );
+      expect(codes).toEqual([['expected-identifier', 'invalid-description'], ['invalid-ref']]);
+      expect(json.results[1].diagnostics[0]).toMatchObject({
+        message: 'ref must be a string of at most 50 characters',
+        apiCode: 10100,
+        pointer: '/1/ref',
+        line: 10, // [, {, id, expression, description, }, {, id, expression, then ref
+        column: 12,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.concurrent('cfrules validate --format', { timeout: 30_000 }, () => {
   it('json: one document with the summary and every expression, valid ones included', async () => {
     const { code, json } = await report(['ssl', 'http.hots eq "a"']);

@@ -87,6 +87,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
       io.stdout(
         `applied ${options.config}: ${applied.accounts} accounts, ${applied.tokens} tokens, ${applied.zones} zones\n`,
       );
+      if (applied.warning) io.stderr(`cfrules serve: warning: ${options.config}: ${applied.warning}\n`);
     } else {
       const first = bootstrap(store);
       if (first) io.stdout(firstStartText(first));
@@ -117,8 +118,6 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  io.stdout(`listening on http://${host}:${port}${API_PREFIX}\n`);
-
   return new Promise((resolve) => {
     const stop = async (signal: NodeJS.Signals) => {
       process.off('SIGTERM', stop);
@@ -130,6 +129,8 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
+    // Only now: a supervisor may signal as soon as it reads this line, and must get a clean stop.
+    io.stdout(`listening on http://${host}:${port}${API_PREFIX}\n`);
   });
 }
 

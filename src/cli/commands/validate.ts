@@ -1,10 +1,19 @@
 import { type ListKind, validate } from '../../check/validate.js';
-import { type Phase, parsePhase } from '../../scheme/profile.js';
+import { type Phase, type Plan, parsePhase } from '../../scheme/profile.js';
+import { checkRuleObject } from '../../service/rules/check.js';
 import { choice, parseCommandLine } from '../args.js';
 import { checkOptions, count, readCheckOptions } from '../check-options.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { entriesOf, inputOptions, inputSources, readInputs } from '../inputs.js';
-import { type CheckedExpression, colorEnabled, FORMATS, render, succeeded, summarize } from '../report.js';
+import {
+  type CheckedExpression,
+  colorEnabled,
+  FORMATS,
+  type RuleFinding,
+  render,
+  succeeded,
+  summarize,
+} from '../report.js';
 import type { ExpressionEntry } from '../rule-files.js';
 
 /** The options of `cfrules validate`, exported so that a test can check that the help lists them all. */
@@ -38,7 +47,9 @@ Input:
                             expression per line (blank lines and lines starting
                             with # are skipped), or JSON as the Cloudflare API
                             returns it: an array of filters or firewall rules,
-                            or a ruleset; bare or in the API envelope
+                            or a ruleset; bare or in the API envelope. Their
+                            filters and rules are checked as the API checks
+                            them (action, plan, products, parameters)
 
 Checks:
       --plan PLAN           the zone's plan: free, pro, business or enterprise
@@ -82,7 +93,10 @@ unreadable file, unknown JSON).
     const results: CheckedExpression[] = entriesOf(documents).map((entry) => {
       const phase = forcedPhase ?? entryPhase(entry, warnedPhases, io);
       const result = validate(entry.expression, { ...check, lists, phase, expression: entry.kind });
-      return { entry, phase, ok: result.ok, diagnostics: result.diagnostics };
+      // Without --plan nothing is refused for the plan, in rule objects as in expressions.
+      const ruleFindings = objectFindings(entry, check.plan ?? 'enterprise', phase);
+      const ok = result.ok && ruleFindings.length === 0;
+      return { entry, phase, ok, diagnostics: result.diagnostics, ruleFindings };
     });
     noteFileArguments(results, io);
     const emptyInputs = documents.filter((d) => d.entries.length === 0).map((d) => d.name);
@@ -96,6 +110,26 @@ unreadable file, unknown JSON).
     return succeeded(summary) ? 0 : 1;
   },
 };
+
+/**
+ * What the API would refuse in the filter or rule around the entry's expression (the first problem, as the
+ * API reports only that), checked by the service's own readers.
+ */
+function objectFindings(entry: ExpressionEntry, plan: Plan, phase: Phase | undefined): RuleFinding[] {
+  const object = entry.object;
+  if (object === undefined) return [];
+  const { kind, value, pointer, index } = object;
+  const problem = checkRuleObject(kind, value, { plan, phase, pointer, index });
+  if (problem === undefined) return [];
+  const field = problem.pointer
+    .slice(pointer.length)
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : i === 0 ? segment : `.${segment}`))
+    .join('');
+  return [{ ...problem, field, position: object.locate(problem.pointer) }];
+}
 
 /** `--list NAME=KIND` options: the custom lists the expressions may use. */
 function declaredLists(options: string[]): Record<string, ListKind> {

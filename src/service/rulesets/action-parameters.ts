@@ -6,8 +6,8 @@ import {
 } from '../../engine/managed/index.js';
 import { type Plan, planAtLeast, planNames } from '../../scheme/profile.js';
 import { CODES } from '../errors.js';
-import { BYPASS_PRODUCTS } from '../firewall-rules.js';
 import { BodyObject, invalid } from '../input.js';
+import { BYPASS_PRODUCTS } from '../rules/firewall-rule.js';
 import { arrayMember, notValid, onlyMembers } from './input.js';
 import type { RuleAction, RulesetPhase } from './model.js';
 

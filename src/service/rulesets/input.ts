@@ -15,11 +15,18 @@ const valueText = (value: unknown): string =>
   shown(typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Cloudflare's form: `'<value>' is not a valid value for <field> because <reason>`, at `place`. */
-export function notValid(place: Place, value: unknown, reason: string, code = place.code): ServiceError {
+export function notValid(
+  place: Place,
+  value: unknown,
+  reason: string,
+  code = place.code,
+  problem?: string,
+): ServiceError {
   return invalid(
     place,
     `'${valueText(value)}' is not a valid value for ${fieldOf(place)} because ${reason}`,
     code,
+    problem,
   );
 }
 
@@ -56,6 +63,7 @@ export function onlyMembers(
       childPlace(place, key),
       `${shown(key)} is not a field cfrules knows here: use ${known.join(', ')}`,
       CODES.invalidRulesetValue,
+      'unknown-member',
     );
   }
 }

@@ -17,6 +17,11 @@ import { PHASE_ACTIONS, RULE_ACTIONS, RULESET_LIMITS, type RuleAction, type Rule
 export interface RuleContext {
   plan: Plan;
   phase: RulesetPhase;
+  /**
+   * False when the caller checks the rule's `expression` itself (`cfrules validate` reports all its
+   * findings, with their positions); it must still be a non-empty string.
+   */
+  checkExpression?: boolean;
 }
 
 /** What a client sets on a rule: everything but its id, version and time. `ref` undefined = not given. */
@@ -75,22 +80,30 @@ function readAction(rule: BodyObject, { phase, plan }: RuleContext): RuleAction 
   const allowed = PHASE_ACTIONS[phase];
   const action = rule.oneOf('action', RULE_ACTIONS);
   if (!allowed.includes(action)) {
-    throw notValid(rule.placeOf('action'), action, `the ${phase} phase allows only ${allowed.join(', ')}`);
+    throw notValid(
+      rule.placeOf('action'),
+      action,
+      `the ${phase} phase allows only ${allowed.join(', ')}`,
+      undefined,
+      'action-not-in-phase',
+    );
   }
   if (ENTERPRISE_ACTIONS.includes(action) && !planAtLeast(plan, 'enterprise')) {
     rule.fail(
       'action',
       `the ${action} action needs the Enterprise plan; this zone is on the ${planNames[plan]} plan`,
       CODES.rulesetNotEntitled,
+      'action-not-entitled',
     );
   }
   return action;
 }
 
 /** A required expression, valid in the phase on the zone's plan. */
-function readExpression(object: BodyObject, key: string, { plan, phase }: RuleContext): string {
+function readExpression(object: BodyObject, key: string, context: RuleContext): string {
   const expression = object.requiredString(key, Number.POSITIVE_INFINITY);
-  return checkedExpression(object, key, expression, plan, phase);
+  if (context.checkExpression === false) return expression;
+  return checkedExpression(object, key, expression, context.plan, context.phase);
 }
 
 function checkedExpression(

@@ -1,0 +1,58 @@
+import { validate } from '../../check/validate.js';
+import { type Diagnostic, formatDiagnostic } from '../../lang/diagnostics.js';
+import type { Plan } from '../../scheme/profile.js';
+import type { BodyObject } from '../input.js';
+
+/**
+ * The checks of a filter object, without a store: the Filters API and firewall rules' inline filters apply
+ * them, and `cfrules validate` applies them to the filters of a rules file (see ./check.ts).
+ */
+
+/** Cloudflare's limits on a filter's text fields, in characters. */
+export const FILTER_LIMITS = { description: 500, ref: 50 } as const;
+
+/** What a client sets on a filter; absent optional fields take their defaults (PUT replaces them too). */
+export interface FilterFields {
+  expression: string;
+  description: string;
+  paused: boolean;
+  ref: string | null;
+}
+
+/** How a reader treats the expression of the object it reads. */
+export interface ExpressionChecks {
+  /**
+   * False when the caller checks the expression itself (`cfrules validate` reports all its findings, with
+   * their positions); it must still be a non-empty string.
+   */
+  checkExpression?: boolean;
+}
+
+/**
+ * Reads a filter's fields from `object` and checks the expression as Cloudflare would for the zone's plan
+ * (the `matches` operator, for instance, needs Business). Errors carry `object`'s code and context.
+ */
+export function readFilterFields(
+  object: BodyObject,
+  plan: Plan,
+  checks: ExpressionChecks = {},
+): FilterFields {
+  const expression = object.requiredString('expression', Number.POSITIVE_INFINITY);
+  const error = checks.checkExpression === false ? undefined : expressionError(expression, plan);
+  if (error !== undefined) object.fail('expression', formatDiagnostic(expression, error));
+  return {
+    expression,
+    description: object.string('description', FILTER_LIMITS.description) ?? '',
+    paused: object.boolean('paused') ?? false,
+    ref: object.string('ref', FILTER_LIMITS.ref) ?? null,
+  };
+}
+
+/**
+ * The first error Cloudflare would report for the expression in Firewall Rules on this plan; undefined when
+ * it is valid (warnings do not count).
+ */
+export function expressionError(expression: string, plan: Plan): Diagnostic | undefined {
+  const { diagnostics } = validate(expression, { plan, phase: 'firewall_rules', lints: false });
+  return diagnostics.find((diagnostic) => diagnostic.severity === 'error');
+}
