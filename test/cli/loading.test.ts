@@ -55,6 +55,16 @@ describe('what each command loads', { timeout: 30_000 }, () => {
 });
 
 describe('without the optional packages of the service', { timeout: 30_000 }, () => {
+  it('declares them as optional peers, which a clone installs for development', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    for (const name of SERVICE_PACKAGES) {
+      expect(pkg.dependencies[name], name).toBeUndefined();
+      expect(pkg.peerDependencies[name], name).toMatch(/^\^/);
+      expect(pkg.peerDependenciesMeta[name], name).toEqual({ optional: true });
+      expect(pkg.devDependencies[name], name).toBe(pkg.peerDependencies[name].slice(1));
+    }
+  });
+
   /**
    * The built package as a library-only user installs it: bin/, dist/ and package.json copied (not linked:
    * Node would resolve packages from the links' targets, where everything is installed), with only the
