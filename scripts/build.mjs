@@ -2,17 +2,10 @@
 // for loading hundreds of lodash-es modules at start-up), plus type declarations for the library.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { build } from 'esbuild';
-import { bundleOptions } from './bundle-options.mjs';
+import { bundleDist } from './bundle-options.mjs';
 
 rmSync('dist', { recursive: true, force: true });
-await build({
-  ...bundleOptions,
-  logLevel: 'warning',
-  entryPoints: { index: 'src/index.ts', server: 'src/server.ts', cli: 'src/cli/bin.ts' },
-  outdir: 'dist',
-  splitting: true,
-});
+await bundleDist();
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
   stdio: 'inherit',
 });

@@ -1,3 +1,4 @@
-import type { BuildOptions } from 'esbuild';
+import type { BuildOptions, LogLevel } from 'esbuild';
 
 export declare const bundleOptions: BuildOptions;
+export declare function bundleDist(options?: { root?: string; logLevel?: LogLevel }): Promise<void>;

@@ -15,8 +15,6 @@ export interface CliIo {
 
 export interface Command {
   name: string;
-  /** One line for the command list. */
-  summary: string;
   /** The full `--help` text. */
   help: string;
   /** Its options, when it parses them with ./args.ts (which tells `-e -h` from a request for help). */

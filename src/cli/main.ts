@@ -3,21 +3,64 @@ import { escapeControlCharacters } from '../lang/escape.js';
 import { VERSION } from '../version.js';
 import { asksForHelp, usageMessage, wantsJson } from './args.js';
 import { type CliIo, type Command, UsageError } from './command.js';
-import { evalCommand } from './commands/eval.js';
-import { exportCommand } from './commands/export.js';
-import { fmtCommand } from './commands/fmt.js';
-import { parseCommand } from './commands/parse.js';
-import { serveCommand } from './commands/serve.js';
-import { validateCommand } from './commands/validate.js';
 
-export const commands: Command[] = [
-  validateCommand,
-  parseCommand,
-  fmtCommand,
-  evalCommand,
-  serveCommand,
-  exportCommand,
+/** A command as the command list knows it: its module is loaded only when it runs. */
+export interface CommandEntry {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  load: () => Promise<Command>;
+}
+
+// Each command is a chunk of its own in the bundle (scripts/bundle-options.mjs), loaded when it runs: start-up
+// is what users of `validate` and `fmt` in pre-commit hooks and editors feel, and `--version`, `--help` or
+// `fmt` need neither the checker, the evaluator nor the service (issue 16).
+export const commands: CommandEntry[] = [
+  {
+    name: 'validate',
+    summary: 'check expressions and rule files as Cloudflare does, plus lints',
+    load: async () => (await import('./commands/validate.js')).validateCommand,
+  },
+  {
+    name: 'parse',
+    summary: 'check syntax and print the syntax tree as JSON',
+    load: async () => (await import('./commands/parse.js')).parseCommand,
+  },
+  {
+    name: 'fmt',
+    summary: 'print expressions in canonical form (or rewrite / check files)',
+    load: async () => (await import('./commands/fmt.js')).fmtCommand,
+  },
+  {
+    name: 'eval',
+    summary: 'evaluate an expression against a sample request',
+    load: async () => (await import('./commands/eval.js')).evalCommand,
+  },
+  {
+    name: 'serve',
+    summary: "run Cloudflare's API locally (/client/v4): filters, firewall rules, WAF, rulesets",
+    load: async () => (await import('./commands/serve.js')).serveCommand,
+  },
+  {
+    name: 'export',
+    summary: "write a zone's rulesets as Terraform configuration (cloudflare_ruleset)",
+    load: async () => (await import('./commands/export.js')).exportCommand,
+  },
 ];
+
+/** The commands loaded so far: runCli runs these synchronously. */
+const loaded = new Map<string, Command>();
+
+/** Loads every command's module (tests, which then run commands synchronously in-process). */
+export async function loadCommands(): Promise<Command[]> {
+  return Promise.all(commands.map(loadCommand));
+}
+
+async function loadCommand(entry: CommandEntry): Promise<Command> {
+  const command = loaded.get(entry.name) ?? (await entry.load());
+  loaded.set(entry.name, command);
+  return command;
+}
 
 const usage = `Usage: cfrules <command> [options]
 
@@ -30,7 +73,10 @@ Run 'cfrules <command> --help' for a command's options.
 Options: -h, --help   show this help;  -v, --version   print the version
 `;
 
-/** Runs the CLI with the given arguments (without `node cfrules`); returns the exit code. */
+/**
+ * Runs the CLI with the given arguments (without `node cfrules`); returns the exit code, synchronously
+ * when the command's module is loaded already (see loadCommands) and no long-running command runs.
+ */
 export function runCli(argv: string[], io: CliIo): number | Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined) {
@@ -47,11 +93,17 @@ export function runCli(argv: string[], io: CliIo): number | Promise<number> {
   }
   // `cfrules help validate` is `cfrules validate --help`.
   const wanted = name === 'help' ? (args[0] as string) : name;
-  const command = commands.find((c) => c.name === wanted);
-  if (!command) {
+  const entry = commands.find((c) => c.name === wanted);
+  if (!entry) {
     io.stderr(`cfrules: unknown command '${escapeControlCharacters(wanted)}'\n\n${usage}`);
     return 2;
   }
+  const command = loaded.get(entry.name);
+  if (command) return runCommand(command, name, args, io);
+  return loadCommand(entry).then((command) => runCommand(command, name, args, io));
+}
+
+function runCommand(command: Command, name: string, args: string[], io: CliIo): number | Promise<number> {
   if (name === 'help' || asksForHelp(args, command.options)) {
     io.stdout(command.help);
     return 0;

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { requirePeer } from '../peers.js';
 import type { Principal } from '../service/auth.js';
 import { type ApiMessage, CODES, ServiceError } from '../service/errors.js';
 import { createServices } from '../service/services.js';
@@ -39,7 +40,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const services = createServices(options.store);
   const report = options.reportError ?? ((error: unknown) => console.error(error));
   const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
-  const app = Fastify({ bodyLimit, logger: false, forceCloseConnections: 'idle' });
+  const { fastify } = requirePeer<typeof import('fastify')>('fastify');
+  const app = fastify({ bodyLimit, logger: false, forceCloseConnections: 'idle' });
 
   // JSON only; an empty body is no body (clients send a JSON content type on bodiless DELETEs).
   app.removeAllContentTypeParsers();

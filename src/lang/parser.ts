@@ -1,4 +1,11 @@
-import { EmbeddedActionsParser, type IOrAlt, type IToken, type OrMethodOpts } from 'chevrotain';
+import {
+  EmbeddedActionsParser,
+  type ILookaheadStrategy,
+  type IOrAlt,
+  type IToken,
+  LLkLookaheadStrategy,
+  type OrMethodOpts,
+} from 'chevrotain';
 import type {
   Argument,
   BareLiteral,
@@ -108,6 +115,37 @@ function combine(operands: Operand[], ops: LogicalOperator[], level = 0): Operan
 const placeholder = undefined as never;
 
 /**
+ * Chevrotain's own LL(k) lookahead, each decision's function built the first time the decision is taken
+ * rather than all of them when the parser is created. A command-line run parses a few expressions, which
+ * reach few of the grammar's decisions, and building them all was a third of the parser's set-up, itself
+ * a fifth of `cfrules validate`'s start-up (issue 16). The functions are the same, so are the parses; the
+ * grammar's validation (tests) is the inherited one.
+ */
+function lazyLookahead(maxLookahead: number): ILookaheadStrategy {
+  const strategy = new LLkLookaheadStrategy({ maxLookahead });
+  type Alternation = ReturnType<ILookaheadStrategy['buildLookaheadForAlternation']>;
+  type Optional = ReturnType<ILookaheadStrategy['buildLookaheadForOptional']>;
+  return {
+    validate: (options) => strategy.validate(options),
+    buildLookaheadForAlternation(options) {
+      let built: Alternation | undefined;
+      // Chevrotain calls lookahead functions with the parser as `this`.
+      return function (this: unknown, alternatives) {
+        built ??= strategy.buildLookaheadForAlternation(options);
+        return built.call(this, alternatives);
+      };
+    },
+    buildLookaheadForOptional(options) {
+      let built: Optional | undefined;
+      return function (this: unknown) {
+        built ??= strategy.buildLookaheadForOptional(options);
+        return built.call(this);
+      };
+    },
+  };
+}
+
+/**
  * The grammar, with embedded actions that build the AST directly (faster than a CST plus a visitor).
  * Nesting depth and token-level errors are handled by the lexer, so recursion here is bounded.
  *
@@ -120,7 +158,12 @@ export class ExpressionParser extends EmbeddedActionsParser {
   hooks: ParseHooks | undefined;
 
   constructor(validate = false) {
-    super(T.allTokens, { recoveryEnabled: false, maxLookahead: 2, skipValidations: !validate });
+    super(T.allTokens, {
+      recoveryEnabled: false,
+      maxLookahead: 2,
+      lookaheadStrategy: lazyLookahead(2),
+      skipValidations: !validate,
+    });
     this.performSelfAnalysis();
   }
 

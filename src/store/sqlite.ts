@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { requirePeer } from '../peers.js';
 import { type Plan, parsePlan } from '../scheme/profile.js';
 import { assertSchemaSupported, migrate } from './migrations.js';
 import { PREVIOUS_WAF_TABLES, previousWafTables } from './sqlite-previous-waf.js';
@@ -26,6 +27,7 @@ import type {
   ZoneRecord,
   ZoneTable,
 } from './store.js';
+import { SYNCHRONOUS_MODES, type Synchronous } from './synchronous.js';
 
 /**
  * The SQLite store (better-sqlite3, synchronous). One connection per store; every statement is prepared once,
@@ -36,17 +38,8 @@ import type {
 /** How long a statement waits for another connection's lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
 
-/**
- * How a database file is flushed to disk (SQLite's `synchronous`, in WAL mode):
- * - `full` (the default): every commit fsyncs the log before the transaction returns, so an acknowledged
- *   write survives anything, power loss included;
- * - `normal`: commits are fsynced only at checkpoints. A process crash (even `kill -9`) still loses
- *   nothing, since the kernel writes the page cache out; an OS crash or power loss can lose the last
- *   acknowledged transactions, but the database stays consistent (never half a transaction).
- * Ignored for `:memory:`, which keeps nothing anyway.
- */
-export type Synchronous = 'full' | 'normal';
-export const SYNCHRONOUS_MODES: readonly Synchronous[] = ['full', 'normal'];
+// The modes are in ./synchronous.ts, which the CLI checks `--synchronous` with before loading the store.
+export { SYNCHRONOUS_MODES, type Synchronous } from './synchronous.js';
 
 export interface SqliteStoreOptions {
   synchronous?: Synchronous;
@@ -54,7 +47,8 @@ export interface SqliteStoreOptions {
 
 /** Opens (creating and migrating when needed) the database at `path`; `':memory:'` for a throwaway one. */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
-  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  const BetterSqlite3 = requirePeer<typeof Database>('better-sqlite3');
+  const db = new BetterSqlite3(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     // Before anything that writes to the file: a database from a newer cfrules is left as it is.
     assertSchemaSupported(db);

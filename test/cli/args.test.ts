@@ -4,9 +4,10 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { usageMessage } from '../../src/cli/args.js';
-import { commands } from '../../src/cli/main.js';
+import { loadCommands } from '../../src/cli/main.js';
 import { run } from './in-process.js';
 
+const commands = await loadCommands();
 const helpOf = (name: string) => commands.find((c) => c.name === name)?.help;
 
 describe('cfrules command line', () => {

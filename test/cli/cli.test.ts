@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../src/cli/main.js';
+import { commands, loadCommands } from '../../src/cli/main.js';
 import { VERSION } from '../../src/version.js';
 import { run } from './in-process.js';
 
 describe('cfrules CLI', () => {
+  it('lists each command under the name its module gives it (modules load only when they run)', async () => {
+    const loaded = await loadCommands();
+    expect(loaded.map((command) => command.name)).toEqual(commands.map((entry) => entry.name));
+  });
+
   it('prints help and the version that package.json declares', () => {
     const help = run(['--help']);
     expect(help.code).toBe(0);

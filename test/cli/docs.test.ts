@@ -4,10 +4,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateOptions } from '../../src/cli/commands/validate.js';
-import { commands } from '../../src/cli/main.js';
+import { loadCommands } from '../../src/cli/main.js';
 import { PHASES, PLANS } from '../../src/scheme/profile.js';
 import { cfrules, shell } from './run-binary.js';
 
+const commands = await loadCommands();
 const page = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
 
 interface Block {

@@ -1,6 +1,10 @@
 // Runs the CLI in-process against an in-memory file system: fast, for what does not need the real binary.
 import type { CliIo } from '../../src/cli/command.js';
-import { runCli } from '../../src/cli/main.js';
+import { loadCommands, runCli } from '../../src/cli/main.js';
+
+// The binary loads one command's module per run; here they are all loaded first, so that runCli answers
+// synchronously.
+await loadCommands();
 
 export interface InProcessRun {
   code: number;

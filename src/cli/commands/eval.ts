@@ -27,7 +27,6 @@ export const evalOptions = {
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'evaluate an expression against a sample request',
   options: evalOptions,
   help: `Usage: cfrules eval [options] EXPR
 

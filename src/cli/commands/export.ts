@@ -35,7 +35,6 @@ export const exportOptions = {
 
 export const exportCommand: Command = {
   name: 'export',
-  summary: "write a zone's rulesets as Terraform configuration (cloudflare_ruleset)",
   options: exportOptions,
   help: `Usage: cfrules export terraform --zone ZONE [options]
 

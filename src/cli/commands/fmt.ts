@@ -15,7 +15,6 @@ export const fmtOptions = {
 
 export const fmtCommand: Command = {
   name: 'fmt',
-  summary: 'print expressions in canonical form (or rewrite / check files)',
   options: fmtOptions,
   help: `Usage: cfrules fmt [options] [FILE...]
 

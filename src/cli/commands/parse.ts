@@ -7,7 +7,6 @@ export const parseOptions = { ...inputOptions, spans: { type: 'boolean' } } as c
 
 export const parseCommand: Command = {
   name: 'parse',
-  summary: 'check syntax and print the syntax tree as JSON',
   options: parseOptions,
   help: `Usage: cfrules parse [options] [FILE...]
 

@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
-import { parse as parseYaml } from 'yaml';
-import { API_PREFIX, buildApp } from '../../http/app.js';
-import { applyConfig, bootstrap, ConfigError, type FirstStart, readConfig } from '../../service/setup.js';
-import { openSqliteStore, SYNCHRONOUS_MODES, type Synchronous } from '../../store/sqlite.js';
+import { MissingPeerError, requirePeer, requireServicePeers } from '../../peers.js';
+import type { FirstStart } from '../../service/setup.js';
 import type { Store } from '../../store/store.js';
+import { SYNCHRONOUS_MODES, type Synchronous } from '../../store/synchronous.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 
 const serveOptions = {
@@ -16,7 +15,6 @@ const serveOptions = {
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: "run Cloudflare's Filters and Firewall Rules API locally (/client/v4)",
   help: `Usage: cfrules serve [options]
 
 Runs the Cloudflare-compatible API (Filters, Firewall Rules, zones) at
@@ -75,6 +73,17 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     io.stderr(`cfrules serve: ${message}\n`);
     return 1;
   };
+  // The service stack (Fastify, SQLite, the store, the HTTP app) is loaded by this command only, so that the
+  // others start without it (issue 16); its packages are optional (src/peers.ts) and checked first.
+  let service: typeof import('../../server.js');
+  try {
+    requireServicePeers();
+    service = await import('../../server.js');
+  } catch (error) {
+    if (error instanceof MissingPeerError) return fail(error.message);
+    throw error;
+  }
+  const { API_PREFIX, applyConfig, bootstrap, buildApp, ConfigError, openSqliteStore, readConfig } = service;
   let store: Store;
   try {
     store = openSqliteStore(options.db, { synchronous: options.synchronous });
@@ -83,7 +92,8 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   }
   try {
     if (options.config !== undefined) {
-      const applied = applyConfig(store, readConfig(parseYaml(io.readFile(options.config))));
+      const yaml = requirePeer<typeof import('yaml')>('yaml');
+      const applied = applyConfig(store, readConfig(yaml.parse(io.readFile(options.config))));
       io.stdout(
         `applied ${options.config}: ${applied.accounts} accounts, ${applied.tokens} tokens, ${applied.zones} zones\n`,
       );
@@ -95,6 +105,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   } catch (error) {
     store.close();
     if (error instanceof ConfigError) return fail(`${options.config}: ${error.message}`);
+    if (error instanceof MissingPeerError) return fail(error.message);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return fail(`cannot read ${options.config}: no such file`);
     if ((error as Error).name === 'YAMLParseError')

@@ -31,7 +31,6 @@ const LIST_KINDS: readonly ListKind[] = ['ip', 'hostname', 'asn'];
 
 export const validateCommand: Command = {
   name: 'validate',
-  summary: 'check expressions and rule files as Cloudflare does, plus lints',
   options: validateOptions,
   help: `Usage: cfrules validate [options] [EXPR...]
 

@@ -1,0 +1,54 @@
+// The service's packages — Fastify, better-sqlite3 and yaml — are optional peer dependencies: a user of the
+// library (`npm install cfrules` to validate expressions) does not need them, and better-sqlite3 compiles a
+// native addon. They are loaded here, on first use and never at import time, so that importing a module
+// that may use them costs nothing (every CLI command but `serve` starts without them: issue 16), and so that
+// a missing one is reported as what to install rather than as Node's "Cannot find package".
+//
+// All three are CommonJS packages, so `require` loads them synchronously and callers stay synchronous.
+import { createRequire } from 'node:module';
+
+export type Peer = 'fastify' | 'better-sqlite3' | 'yaml';
+
+/** What needs each peer, and the command that installs what that needs. */
+const SERVICE = {
+  needs: 'cfrules serve and cfrules/server need fastify and better-sqlite3',
+  install: 'npm install fastify better-sqlite3',
+};
+const USES: Record<Peer, { needs: string; install: string }> = {
+  fastify: SERVICE,
+  'better-sqlite3': SERVICE,
+  yaml: { needs: 'cfrules serve --config needs yaml', install: 'npm install yaml' },
+};
+
+/** A peer dependency that is not installed; the message says what to install. */
+export class MissingPeerError extends Error {
+  constructor(readonly peer: Peer) {
+    super(`${USES[peer].needs} (${peer} is not installed): ${USES[peer].install}`);
+    this.name = 'MissingPeerError';
+  }
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Loads a peer dependency (cached by Node after the first call). Throws MissingPeerError when the package
+ * itself cannot be found; any other failure (a package of its own missing, a native addon built for
+ * another Node) is rethrown as it is, since installing the peer again would not be the fix.
+ */
+export function requirePeer<T>(peer: Peer): T {
+  try {
+    return require(peer) as T;
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code === 'MODULE_NOT_FOUND' && message.startsWith(`Cannot find module '${peer}'`)) {
+      throw new MissingPeerError(peer);
+    }
+    throw error;
+  }
+}
+
+/** Loads the service's packages, so that a missing one is reported before anything starts. */
+export function requireServicePeers(): void {
+  requirePeer('fastify');
+  requirePeer('better-sqlite3');
+}
