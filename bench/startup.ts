@@ -124,10 +124,14 @@ is the median of the per-round ratios. \`cfrules test\` is not measured yet: the
 Before issue 16, every command loaded Fastify, yaml and better-sqlite3 with the whole CLI (\`require('fastify')\`
 alone cost about 211 ms of CPU, \`yaml\` 155 ms): at load 12, floor 71 ms; \`--version\` 4.2×, \`validate\` 4.9×,
 \`fmt\` 4.4×, \`eval\` 4.4×, \`serve\` 4.9×; the same build, benchmarked again just before this code's first
-run, at load 13: floor 72 ms; 3.96×, 4.30×, 4.23×, 4.31×, 5.27×. Now the CLI loads the module of the command it runs and nothing else
-(\`--version\` loads no command), only \`serve\` loads the service and its packages (\`yaml\` only for
-\`--config\`), and the Chevrotain parser builds each lookahead function the first time it is needed. What is
-left for \`validate\` is Node's ESM loader and the compilation of the bundle (Chevrotain and lodash-es are
-half of it), the parser's grammar recording (about 7 ms) and the check itself.`;
+run, at load 13: floor 72 ms; 3.96×, 4.30×, 4.23×, 4.31×, 5.27×. Now the CLI loads the module of the
+command it runs and nothing else (\`--version\` loads no command), only \`serve\` loads the service and its
+packages (\`yaml\` only for \`--config\`), \`validate\` loads the service's rule-object checks (and with them
+the managed rulesets' catalogue) only for files that hold rule objects, the catalogue's ids are hashed with
+Node's SHA-256 where there is one (the JavaScript one cost ~20 ms per start), and the Chevrotain parser
+builds each lookahead function the first time it is needed. What is left for \`validate\` is Node's ESM
+loader (one file per chunk of the split bundle) and the compilation of the bundle (Chevrotain and lodash-es
+are half of it), the parser's grammar recording (about 7 ms) and the check itself. Run to run, on this
+shared 2-vCPU VM, the ratios move by ±0.15.`;
 const report = `## Start-up (bench/startup.ts)\n\nMachine: ${machineDescription()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:startup -- --write\`.\n\n${lines.join('\n')}\n\n${note}\n`;
 publish(report);

@@ -3,7 +3,7 @@ import {
   OWASP_ANOMALY_RULE_ID,
   OWASP_RULESET_ID,
   paranoiaTag,
-} from '../engine/managed/index.js';
+} from '../engine/managed/catalogue.js';
 import {
   CLOUDFLARE_PACKAGE_ID,
   MIGRATION_MAPPING,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../src/check/validate.js';
-import { projectId } from '../../src/engine/managed/ids.js';
+import { projectId, projectIdInJavaScript } from '../../src/engine/managed/ids.js';
 import {
   CLOUDFLARE_MANAGED_RULESET_ID,
   categoriesOf,
@@ -137,5 +137,11 @@ describe('project ids', () => {
     expect(projectId('example')).toBe('6a289d0e2c53b97d87edb24540ac5d7f');
     expect(projectId('example')).toBe(projectId('example'));
     expect(projectId('example')).not.toBe(projectId('example2'));
+  });
+
+  it('are the same without Node built-ins (the JavaScript SHA-256 the library falls back on)', () => {
+    expect(projectIdInJavaScript('cfrules:example')).toBe('6a289d0e2c53b97d87edb24540ac5d7f');
+    for (const name of ['a', 'cloudflare-managed:sqli-union', 'previous-waf:package:user', 'x'.repeat(200)])
+      expect(projectIdInJavaScript(`cfrules:${name}`)).toBe(projectId(name));
   });
 });

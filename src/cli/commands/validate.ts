@@ -1,6 +1,5 @@
 import { type ListKind, validate } from '../../check/validate.js';
 import { type Phase, type Plan, parsePhase } from '../../scheme/profile.js';
-import { checkRuleObject } from '../../service/rules/check.js';
 import { choice, parseCommandLine } from '../args.js';
 import { checkOptions, count, readCheckOptions } from '../check-options.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
@@ -88,33 +87,49 @@ unreadable file, unknown JSON).
     const maxWarnings =
       values['max-warnings'] === undefined ? null : count('--max-warnings', values['max-warnings'], 0);
     const documents = readInputs(inputSources(tokens, 'expression'), io, check.expression);
-    const warnedPhases = new Set<string>();
-    const results: CheckedExpression[] = entriesOf(documents).map((entry) => {
-      const phase = forcedPhase ?? entryPhase(entry, warnedPhases, io);
-      const result = validate(entry.expression, { ...check, lists, phase, expression: entry.kind });
-      // Without --plan nothing is refused for the plan, in rule objects as in expressions.
-      const ruleFindings = objectFindings(entry, check.plan ?? 'enterprise', phase);
-      const ok = result.ok && ruleFindings.length === 0;
-      return { entry, phase, ok, diagnostics: result.diagnostics, ruleFindings };
-    });
-    noteFileArguments(results, io);
-    const emptyInputs = documents.filter((d) => d.entries.length === 0).map((d) => d.name);
-    const summary = summarize(results, {
-      maxWarnings,
-      emptyInputs,
-      allowEmpty: values['allow-empty'] === true,
-    });
-    const quiet = values.quiet === true;
-    io.stdout(render(format, results, summary, { quiet, color: colorEnabled(io) }));
-    return succeeded(summary) ? 0 : 1;
+    const entries = entriesOf(documents);
+    const finish = (checkObject?: RuleObjectCheck): number => {
+      const warnedPhases = new Set<string>();
+      const results: CheckedExpression[] = entries.map((entry) => {
+        const phase = forcedPhase ?? entryPhase(entry, warnedPhases, io);
+        const result = validate(entry.expression, { ...check, lists, phase, expression: entry.kind });
+        // Without --plan nothing is refused for the plan, in rule objects as in expressions.
+        const ruleFindings = checkObject
+          ? objectFindings(checkObject, entry, check.plan ?? 'enterprise', phase)
+          : [];
+        const ok = result.ok && ruleFindings.length === 0;
+        return { entry, phase, ok, diagnostics: result.diagnostics, ruleFindings };
+      });
+      noteFileArguments(results, io);
+      const emptyInputs = documents.filter((d) => d.entries.length === 0).map((d) => d.name);
+      const summary = summarize(results, {
+        maxWarnings,
+        emptyInputs,
+        allowEmpty: values['allow-empty'] === true,
+      });
+      const quiet = values.quiet === true;
+      io.stdout(render(format, results, summary, { quiet, color: colorEnabled(io) }));
+      return succeeded(summary) ? 0 : 1;
+    };
+    // The service's rule-object checks come with the managed rulesets' catalogue: loaded only when a file
+    // holds rule objects, so that checking expressions starts fast (issue 16).
+    if (!entries.some((entry) => entry.object !== undefined)) return finish();
+    return import('../../service/rules/check.js').then((module) => finish(module.checkRuleObject));
   },
 };
+
+type RuleObjectCheck = typeof import('../../service/rules/check.js').checkRuleObject;
 
 /**
  * What the API would refuse in the filter or rule around the entry's expression (the first problem, as the
  * API reports only that), checked by the service's own readers.
  */
-function objectFindings(entry: ExpressionEntry, plan: Plan, phase: Phase | undefined): RuleFinding[] {
+function objectFindings(
+  checkRuleObject: RuleObjectCheck,
+  entry: ExpressionEntry,
+  plan: Plan,
+  phase: Phase | undefined,
+): RuleFinding[] {
   const object = entry.object;
   if (object === undefined) return [];
   const { kind, value, pointer, index } = object;

@@ -3,7 +3,7 @@ import {
   findManagedRuleset,
   type ManagedRuleset,
   managedRulesets,
-} from '../../engine/managed/index.js';
+} from '../../engine/managed/catalogue.js';
 import { type Plan, planAtLeast, planNames } from '../../scheme/profile.js';
 import { CODES } from '../errors.js';
 import { BodyObject, invalid } from '../input.js';

@@ -1,4 +1,4 @@
-import { type ManagedRuleset, managedRulesets } from '../../engine/managed/index.js';
+import { type ManagedRuleset, managedRulesets } from '../../engine/managed/catalogue.js';
 import type { RuleJson, RulesetJson } from './model.js';
 
 /**
