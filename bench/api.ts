@@ -205,6 +205,7 @@ delivery to the client over loopback, and the sampling lands there more often in
 | get one filter | 92 µs | writes 44, HTTP 21, credentials 12, store 4, zone 4, JSON 3 | 61 µs | writes 32, HTTP 23, JSON 2, credentials 1, zone 0.7, store 0.2 |
 | get one firewall rule | 103 µs | writes 50, HTTP 20, credentials 16, store 8 (rule, then filter), zone 5, JSON 3 | 63 µs | writes 36, HTTP 20, JSON 3, credentials 1, zone 0.6, store 0.3 |
 | create one filter | 226 µs | writes 77, HTTP 54, store 46 (the INSERT ~23, randomBytes for the id ~11, the duplicate check, BEGIN/COMMIT), credentials 19, expression check 12, zone 9 | 189 µs | writes 77, store 48 (the INSERT ~24 of it, BEGIN/COMMIT ~10, the duplicate check ~5; the id 1), HTTP 44, expression check 10, JSON 3.5, credentials 1.7, zone 1.2 |
+| create one filter, then migration 4 (load average 4) | 202 µs | writes 77, HTTP ~50, store 37 (the INSERT 23, BEGIN/COMMIT 9, the duplicate check 5), expression check 14, the date 3.6, JSON 3.4, GC 3.2, credentials 1.8, zone 1.2 | 163 µs | writes 63, HTTP ~45, store 23 (the INSERT, duplicate check included, 17; BEGIN/COMMIT 6), expression check 13, GC 4, JSON 3.2, the date 2.9, credentials 1.6, zone 1.1 |
 
 What changed: known credentials and zones are kept in memory (src/service/store-cache.ts), so a request
 no longer hashes its token nor queries for it; the answers of filter and rule reads are kept until the
@@ -217,13 +218,28 @@ included) and SQLite's \`data_version\` reveals commits by other processes. Resp
 measured and left alone: fast-json-stringify with a schema for the envelope and the objects took as long
 as JSON.stringify on these string-heavy answers (13.6 against 13.5 µs for the page of filters, 24.8 against
 26.0 µs for the page of rules), and a schema would have to track every optional key to keep the output
-byte for byte. What is left of a read is HTTP and JSON, as on the bare route. What is left of a creation
-is the INSERT (one row into a table with four indexes and AUTOINCREMENT), the expression check and the
-transaction: ~35 µs when \`FilterService.create\` runs in a tight loop, but ~110 µs more CPU per request
-than the bare POST route in the server (process.cpuUsage over a run), where caches are cold between
-requests; that is why the in-memory creation stays at 0.25× on a quiet machine, short of its 0.4× target.
-Going further means fewer B-trees per filter (a schema migration) or a cheaper expression check
-(src/check), both outside this change.`;
+byte for byte. What is left of a read is HTTP and JSON, as on the bare route.
+
+A creation, next (the last row, profiled as above, the bare route beside it at 31.5 µs: writes 14.5, the
+rest HTTP, JSON and GC). A filter's INSERT wrote six B-trees: the table, UNIQUE (id), UNIQUE (zone_id,
+expression), UNIQUE (zone_id, id), the (zone_id, seq) order index, and sqlite_sequence for AUTOINCREMENT.
+Migration 4 rebuilds the table without UNIQUE (id) (every lookup names the zone; ids are 128 random bits)
+and without AUTOINCREMENT (a plain INTEGER PRIMARY KEY still orders by creation: a new row gets the
+largest seq plus one); and the duplicate check is now the INSERT itself (\`ON CONFLICT (zone_id, expression)
+DO NOTHING\`: no row written means a duplicate), one statement instead of a lookup then a write, with the
+same errors in the same order. The store's part fell from 37 to 23 µs, the creation from 65 to 46 µs. In a
+tight loop the INSERT costs ~8 µs; in the server 17, as the request's other work evicts SQLite's pages from
+the CPU caches between requests (with 8 MiB touched between transactions, a transaction takes 60 µs). The
+random ids are the costly keys: an index on them is written at a random leaf each time, and the page
+splits that follow make SQLite's commit scan the whole page-cache hash table now and then
+(pcache1TruncateUnsafe, 26% of a tight loop's time in \`perf\` before the migration, ~1% of the server's
+after). What is left, against the bare route: writes +48 µs, not more work but the cost of waking the
+client: \`perf\` puts the kernel's time in the wake-up path (finish_task_switch, spin_unlock_irqrestore), and
+a bare route made to spin 80 µs per request sees its writev go from 25 to 58 µs, so the slower the server,
+the more each write costs on this VM; the expression check ~13 µs (Chevrotain's lexer and parser most of it,
+src/lang); the store 23 µs (the INSERT into four B-trees, BEGIN/COMMIT); ~10 µs of HTTP for the
+credentials hook, the zone, the envelope and the header; the date, GC. process.cpuUsage over a run gives
+140 µs per creation against 34.5 µs for the bare route (162 µs before the migration).`;
 
 // ------------------------------------------------------------------------------------------------ main
 
@@ -470,8 +486,12 @@ commit is fsynced before the answer, so the row measures the disk as much as the
 \`--synchronous normal\` commits are fsynced at checkpoints only (see docs/api.md for what that risks).
 Any error, timeout or non-2xx answer fails the benchmark. On this shared 2-vCPU VM the in-memory rows vary
 by ±30% between runs, and the synchronous=FULL row, which waits on the disk's fsync, by up to 5×: in the
-runs of 2026-11-24, the in-memory creation gave 0.25× its baseline with the machine quiet (load average
-2.6) and 0.36–0.43× while a neighbour kept it at 7–20 (the bare route then loses more than the service);
+runs of 2026-11-24 before migration 4, the in-memory creation gave 0.25× its baseline with the machine
+quiet (load average 2.6) and 0.36–0.43× while a neighbour kept it at 7–20 (the bare route then loses more
+than the service); after it, 0.18–0.45× over five runs at load averages 2.4–6 (the service at 4,900–6,500
+requests/s, its bare route anywhere from 14,600 to 30,600: 0.18× is the run where the bare route had the
+machine to itself), and in runs of the creation row alone alternating the code before and after the
+migration, 5,074 and 6,236 requests/s before against 6,249 and 6,511 after;
 synchronous=FULL gave 2,562 requests/s quiet and 237–1,053 loaded, synchronous=NORMAL 2,626 quiet and
 1,692–2,358 loaded: NORMAL gains little while fsync is fast, and 2–7× when the disk is busy.`;
   const report = `## API (bench/api.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:api -- --write\`.\n\n${table.join('\n')}\n\n${note}\n\n${PROFILE}\n`;

@@ -14,8 +14,8 @@ export interface Migration {
 }
 
 /**
- * Conventions of the tables: `seq` (INTEGER PRIMARY KEY AUTOINCREMENT, never reused) orders lists by
- * creation; `id` is the record's public id. Booleans are INTEGER 0/1, arrays are JSON text, times ISO 8601
+ * Conventions of the tables: `seq` (INTEGER PRIMARY KEY AUTOINCREMENT, never reused; a plain INTEGER
+ * PRIMARY KEY for filters since migration 4, which says why) orders lists by creation; `id` is the record's public id. Booleans are INTEGER 0/1, arrays are JSON text, times ISO 8601
  * text. Plans and actions are not constrained here, so that adding one never needs a table rebuild (SQLite
  * cannot alter a CHECK): the service validates what it writes, and the store refuses unknown plans on read.
  */
@@ -184,6 +184,51 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    description:
+      'filters without the redundant UNIQUE (id) and without AUTOINCREMENT (fewer B-trees per write)',
+    up: (db) => {
+      // Every filter write touched six B-trees: the table, its four indexes and sqlite_sequence; the creation
+      // of a filter is the API's hottest write (bench/RESULTS.md, API section). Two of them go:
+      // - UNIQUE (id): every lookup of a filter names its zone (the store's queries and the rules' foreign
+      //   key all use (zone_id, id), which stays unique), and ids are 128 random bits made by the service,
+      //   so a global index only guarded against a collision that does not happen;
+      // - AUTOINCREMENT: a plain INTEGER PRIMARY KEY gives a new row max(seq) + 1, greater than every row
+      //   present, so ordering by seq is still creation order. What AUTOINCREMENT adds (never reusing the seq
+      //   of a deleted last row, at the cost of an update of sqlite_sequence per insert) is not needed: seq
+      //   only orders the rows, it is never shown nor referenced. (SQLite falls back to random rowids only
+      //   after seq 2^63 - 1, where AUTOINCREMENT fails instead: out of reach.)
+      // SQLite cannot drop a constraint: the table is rebuilt (its documented procedure, foreign keys off as
+      // `migrate` runs them, then checked), seq values, and so the order of every zone's list, kept.
+      db.exec(`
+        CREATE TABLE filters_v4 (
+          seq INTEGER PRIMARY KEY,
+          id TEXT NOT NULL,
+          zone_id TEXT NOT NULL REFERENCES zones (id) ON DELETE CASCADE,
+          expression TEXT NOT NULL,
+          description TEXT NOT NULL,
+          paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
+          ref TEXT,
+          created_with_rule TEXT,
+          created_on TEXT NOT NULL,
+          modified_on TEXT NOT NULL,
+          UNIQUE (zone_id, expression),
+          UNIQUE (zone_id, id)
+        );
+        INSERT INTO filters_v4 (seq, id, zone_id, expression, description, paused, ref, created_with_rule,
+            created_on, modified_on)
+          SELECT seq, id, zone_id, expression, description, paused, ref, created_with_rule, created_on,
+            modified_on
+          FROM filters;
+        -- Also removes the table's row from sqlite_sequence.
+        DROP TABLE filters;
+        -- firewall_rules' foreign key names the table by name: it refers to the new one from here on.
+        ALTER TABLE filters_v4 RENAME TO filters;
+        CREATE INDEX filters_zone_order ON filters (zone_id, seq);
+      `);
+    },
+  },
 ];
 
 /** The schema version this code creates and understands. */
@@ -205,17 +250,18 @@ export function assertSchemaSupported(db: Database): void {
 }
 
 /**
- * Runs the migrations the database has not run yet; returns their versions. Each runs in an IMMEDIATE
- * transaction that re-reads the version, so that two processes opening the same new database do not both
- * run it. Foreign keys are off while migrating (as SQLite's procedure for rebuilding a table requires) and
- * checked before each commit; the caller turns them on afterwards.
+ * Runs the migrations the database has not run yet, up to version `to` (the latest by default: an earlier
+ * one makes the databases of earlier releases, for the tests of the migrations); returns their versions.
+ * Each runs in an IMMEDIATE transaction that re-reads the version, so that two processes opening the same
+ * new database do not both run it. Foreign keys are off while migrating (as SQLite's procedure for
+ * rebuilding a table requires) and checked before each commit; the caller turns them on afterwards.
  */
-export function migrate(db: Database): number[] {
+export function migrate(db: Database, to: number = schemaVersion): number[] {
   assertSchemaSupported(db);
-  if (versionOf(db) === schemaVersion) return [];
+  if (versionOf(db) >= to) return [];
   db.pragma('foreign_keys = OFF');
   const applied: number[] = [];
-  for (const migration of migrations) {
+  for (const migration of migrations.filter(({ version }) => version <= to)) {
     db.transaction(() => {
       assertSchemaSupported(db);
       if (versionOf(db) >= migration.version) return;

@@ -637,6 +637,10 @@ function filterTable(prepare: Prepare): FilterTable {
   );
   // A second filter with the same expression in a zone violates UNIQUE (zone_id, expression) and throws.
   const insert = prepare<FilterRow>(insertSql('filters', FILTER_COLUMNS), { writes: ['filters'] });
+  const insertUnlessDuplicate = prepare<FilterRow>(
+    `${insertSql('filters', FILTER_COLUMNS)} ON CONFLICT (zone_id, expression) DO NOTHING`,
+    { writes: ['filters'] },
+  );
   const update = prepare<FilterRow>(updateSql('filters', FILTER_COLUMNS, ['id', 'zone_id']), {
     writes: ['filters'],
   });
@@ -656,6 +660,8 @@ function filterTable(prepare: Prepare): FilterTable {
     get: (zoneId, id) => byId({ zone_id: zoneId, id }),
     getByExpression: (zoneId, expression) => byExpression({ zone_id: zoneId, expression }),
     insert: (filter) => void insert.run(filterToRow(filter)),
+    // Any other constraint (the id's uniqueness in the zone, the zone's existence) still throws.
+    insertUnlessDuplicate: (filter) => insertUnlessDuplicate.run(filterToRow(filter)) === 1,
     update: (filter) => updatedOne(update.run(filterToRow(filter)), 'filter', filter.id),
     // A filter that a firewall rule still uses cannot be deleted (foreign key): the delete throws.
     delete: deleter(prepare, 'filters', ['filters']),

@@ -98,6 +98,29 @@ describe('FilterService.create', () => {
     expect(snapshot(store, zone.id).filters).toEqual([]);
   });
 
+  it("reports the first item's error, whether its expression is a duplicate or a field is invalid", () => {
+    const { store, zone, filters } = setup();
+    filters.create(zone, [{ expression: HOST_A }]);
+    const before = snapshot(store, zone.id);
+    const duplicateFirst = failure(() =>
+      filters.create(zone, [{ expression: HOST_B }, { expression: HOST_A }, { expression: 'http.host eq' }]),
+    );
+    expect(duplicateFirst.errors).toHaveLength(1);
+    expect(duplicateFirst.errors[0]).toMatchObject({
+      code: CODES.duplicateFilter,
+      source: { pointer: '/1/expression' },
+    });
+    const invalidFirst = failure(() =>
+      filters.create(zone, [{ expression: HOST_B, paused: 'no' }, { expression: HOST_A }]),
+    );
+    expect(invalidFirst.errors).toHaveLength(1);
+    expect(invalidFirst.errors[0]).toMatchObject({
+      code: CODES.invalidFilter,
+      source: { pointer: '/0/paused' },
+    });
+    expect(snapshot(store, zone.id)).toEqual(before);
+  });
+
   it('allows the same expression in another zone', () => {
     const first = setup();
     first.filters.create(first.zone, [{ expression: HOST_A }]);

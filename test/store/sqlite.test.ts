@@ -481,6 +481,33 @@ describe('SQLite store', () => {
       expect(run((tx) => tx.filters.count(z.id))).toBe(2);
     });
 
+    it('insertUnlessDuplicate writes nothing and says so when the zone has the expression', () => {
+      const [z, other] = [zoneFixture(), zoneFixture()];
+      const f = filter(z.id, { expression: 'http.host eq "x"' });
+      expect(run((tx) => tx.filters.insertUnlessDuplicate(f))).toBe(true);
+      expect(run((tx) => tx.filters.get(z.id, f.id))).toEqual(f);
+      const twin = filter(z.id, { expression: f.expression });
+      expect(run((tx) => tx.filters.insertUnlessDuplicate(twin))).toBe(false);
+      expect(run((tx) => tx.filters.get(z.id, twin.id))).toBeUndefined();
+      // Written earlier in the same transaction counts too.
+      const [first, second] = [filter(z.id, { expression: 'http.host eq "y"' }), filter(z.id)];
+      run((tx) => {
+        expect(tx.filters.insertUnlessDuplicate(first)).toBe(true);
+        expect(tx.filters.insertUnlessDuplicate({ ...second, expression: first.expression })).toBe(false);
+      });
+      expect(run((tx) => tx.filters.count(z.id))).toBe(2);
+      expect(
+        run((tx) => tx.filters.insertUnlessDuplicate(filter(other.id, { expression: f.expression }))),
+      ).toBe(true);
+      // Other constraints still throw: an id already in the zone, a zone that does not exist.
+      expect(() =>
+        run((tx) => tx.filters.insertUnlessDuplicate({ ...f, expression: 'http.host eq "z"' })),
+      ).toThrow(/UNIQUE/);
+      expect(() => run((tx) => tx.filters.insertUnlessDuplicate(filter('f'.repeat(32))))).toThrow(
+        /FOREIGN KEY/,
+      );
+    });
+
     it('a rule uses a filter of its own zone, and a filter in use cannot be deleted', () => {
       const [z, other] = [zoneFixture(), zoneFixture()];
       const f = filter(z.id);
@@ -747,6 +774,85 @@ describe('SQLite store files', () => {
       expect(db.pragma('user_version', { simple: true })).toBe(schemaVersion);
     } finally {
       db.close();
+    }
+  });
+
+  it('at version 3 are migrated with their filters, rules, order and keys intact', () => {
+    const db = new Database(path);
+    expect(migrate(db, 3)).toEqual([1, 2, 3]);
+    const a = account();
+    const [z, other] = [zone(a.id), zone(a.id)];
+    // Inserted out of creation order on purpose (seq 3 before 1), with a gap left by a deleted filter.
+    const [f1, f2, f3] = [filter(z.id, { ref: 'one' }), filter(z.id, { paused: true }), filter(other.id)];
+    const r = rule(z.id, f2.id);
+    const values = (f: FilterRecord) => [
+      f.id,
+      f.zoneId,
+      f.expression,
+      f.description,
+      f.paused ? 1 : 0,
+      f.ref,
+    ];
+    try {
+      db.prepare('INSERT INTO accounts (id, name, email, created_on) VALUES (?, ?, ?, ?)').run(
+        a.id,
+        a.name,
+        a.email,
+        a.createdOn,
+      );
+      const insertZone = db.prepare(
+        'INSERT INTO zones (id, name, plan, account_id, paused, created_on, modified_on) VALUES (?, ?, ?, ?, 0, ?, ?)',
+      );
+      for (const each of [z, other]) insertZone.run(each.id, each.name, each.plan, a.id, T0, T0);
+      const insertFilter = db.prepare(
+        `INSERT INTO filters (seq, id, zone_id, expression, description, paused, ref, created_on, modified_on)
+          VALUES (?, ?, ?, ?, ?, ?, ?, '${T0}', '${T0}')`,
+      );
+      insertFilter.run(3, ...values(f2));
+      insertFilter.run(1, ...values(f1));
+      insertFilter.run(4, ...values(filter(z.id)));
+      insertFilter.run(2, ...values(f3));
+      db.prepare('DELETE FROM filters WHERE seq = 4').run();
+      db.prepare(
+        `INSERT INTO firewall_rules (id, zone_id, filter_id, action, paused, description, products, created_on,
+          modified_on) VALUES (?, ?, ?, 'block', 0, '', '[]', '${T0}', '${T0}')`,
+      ).run(r.id, z.id, f2.id);
+    } finally {
+      db.close();
+    }
+
+    const store = openSqliteStore(path);
+    try {
+      expect(userVersion(path)).toBe(schemaVersion);
+      const run = <T>(work: (tx: StoreTransaction) => T): T => store.transaction(work);
+      expect(run((tx) => tx.filters.list(z.id, {}, all))).toEqual({ items: [f1, f2], totalCount: 2 });
+      expect(run((tx) => tx.filters.list(other.id, {}, all).items)).toEqual([f3]);
+      expect(run((tx) => tx.firewallRules.getWithFilter(z.id, r.id))).toEqual({ rule: r, filter: f2 });
+      // The foreign keys and the cascade hold on the rebuilt table.
+      expect(() => run((tx) => tx.filters.delete(z.id, [f2.id]))).toThrow(/FOREIGN KEY/);
+      expect(() => run((tx) => tx.firewallRules.insert(rule(other.id, f2.id)))).toThrow(/FOREIGN KEY/);
+      // New filters come after the old ones, also after the last one was deleted.
+      const [f4, f5] = [filter(z.id), filter(z.id)];
+      run((tx) => tx.filters.insert(f4));
+      run((tx) => tx.filters.delete(z.id, [f4.id]));
+      run((tx) => tx.filters.insert(f5));
+      expect(run((tx) => ids(tx.filters.list(z.id, {}, all)))).toEqual([f1.id, f2.id, f5.id]);
+      expect(
+        run((tx) => tx.filters.insertUnlessDuplicate({ ...filter(z.id), expression: f1.expression })),
+      ).toBe(false);
+      expect(run((tx) => tx.zones.delete(z.id))).toBe(true);
+      expect(run((tx) => [tx.filters.count(z.id), tx.firewallRules.count(z.id)])).toEqual([0, 0]);
+      expect(run((tx) => tx.filters.list(other.id, {}, all).items)).toEqual([f3]);
+    } finally {
+      store.close();
+    }
+    const raw = new Database(path, { readonly: true });
+    try {
+      expect(raw.prepare("SELECT name FROM sqlite_sequence WHERE name = 'filters'").all()).toEqual([]);
+      expect(raw.pragma('foreign_key_check')).toEqual([]);
+      expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      raw.close();
     }
   });
 
