@@ -1,6 +1,12 @@
 import type { PageRequest } from '../store/store.js';
-import { at, CODES, ServiceError } from './errors.js';
-import { type QueryParams, queryString, type ResultInfo, readPage, resultInfo } from './pagination.js';
+import {
+  invalidQuery,
+  type QueryParams,
+  queryString,
+  type ResultInfo,
+  readPage,
+  resultInfo,
+} from './pagination.js';
 
 /**
  * Lists of catalogue data kept in memory (previous WAF packages, groups, rules; page rules), with the query
@@ -17,8 +23,6 @@ export interface ListSpec<T> {
   /** Default direction when `order` is given (page rules: `desc`, highest priority first). */
   direction?: 'asc' | 'desc';
 }
-
-const invalidQuery = (message: string) => new ServiceError('bad-request', at(CODES.invalidQuery, message));
 
 function choice<T extends string>(query: QueryParams, name: string, values: readonly T[]): T | undefined {
   const value = queryString(query, name);

@@ -22,7 +22,8 @@ export const PER_PAGE = { min: 5, max: 100, default: 25 } as const;
 /** No real list has that many pages; the bound keeps offsets exact integers all the way to the store. */
 export const MAX_PAGE = 2_147_483_647;
 
-const invalidQuery = (message: string): ServiceError =>
+/** A query parameter the request got wrong: 400 with code 10001, for every query reader of the service. */
+export const invalidQuery = (message: string): ServiceError =>
   new ServiceError('bad-request', at(CODES.invalidQuery, message));
 
 /**

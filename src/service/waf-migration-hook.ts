@@ -1,6 +1,6 @@
 import type { StoreTransaction, ZoneRecord } from '../store/store.js';
 import { at, CODES, ServiceError } from './errors.js';
-import { type QueryParams, queryString } from './pagination.js';
+import { invalidQuery, type QueryParams, queryString } from './pagination.js';
 import type { RulesetJson } from './rulesets/model.js';
 
 /**
@@ -50,23 +50,26 @@ const MODES: Record<string, WafMigrationMode> = {
   '2': 'validation',
 };
 
-const invalidQuery = (message: string): ServiceError =>
-  new ServiceError('bad-request', at(CODES.invalidQuery, message));
+/** `phase_two`: `1` (phase two, the rules in force since 2022) or absent / `0` (phase one). */
+export function readPhaseTwo(query: QueryParams): boolean {
+  const value = queryString(query, 'phase_two');
+  if (value === undefined || value === '0') return false;
+  if (value === '1') return true;
+  throw invalidQuery('phase_two must be 1 (or 0, for the phase-one rules)');
+}
 
 /** `waf_migration` and `phase_two` from the query; undefined when no migration is asked for. */
 export function readWafMigration(query: QueryParams): WafMigrationRequest | undefined {
   const value = queryString(query, 'waf_migration');
-  const phaseTwo = queryString(query, 'phase_two');
-  if (phaseTwo !== undefined && !['0', '1', 'true', 'false'].includes(phaseTwo)) {
-    throw invalidQuery('phase_two must be 1 or 0');
-  }
+  const phaseTwo = readPhaseTwo(query);
   if (value === undefined) {
-    if (phaseTwo !== undefined) throw invalidQuery('phase_two goes with waf_migration');
+    if (queryString(query, 'phase_two') !== undefined)
+      throw invalidQuery('phase_two goes with waf_migration');
     return undefined;
   }
   const mode = Object.hasOwn(MODES, value) ? MODES[value] : undefined;
   if (mode === undefined) throw invalidQuery('waf_migration must be pending (or 1) or validation (or 2)');
-  return { mode, phaseTwo: phaseTwo === '1' || phaseTwo === 'true' };
+  return { mode, phaseTwo };
 }
 
 export const migrationUnavailable = (): ServiceError =>

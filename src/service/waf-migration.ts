@@ -2,11 +2,11 @@ import type { Store, StoreTransaction, WafMigrationState, ZoneRecord } from '../
 import { type ApiMessage, at, CODES, ServiceError } from './errors.js';
 import { now } from './ids.js';
 import { pageRuleWafEffect } from './page-rules.js';
-import { type QueryParams, queryString } from './pagination.js';
+import { invalidQuery, type QueryParams } from './pagination.js';
 import { assertWafPlan, migrationState, previousWafRetired, ZoneWaf } from './previous-waf-state.js';
 import type { RulesetJson } from './rulesets/model.js';
 import { type BypassRule, type MigrationConfig, migrationConfig } from './waf-migration-config.js';
-import type { WafMigrationRequest } from './waf-migration-hook.js';
+import { readPhaseTwo, type WafMigrationRequest } from './waf-migration-hook.js';
 
 /**
  * The migration from the previous WAF managed rules to the new WAF Managed Rules (`/zones/{zone_id}/
@@ -35,16 +35,6 @@ export interface StatusResult {
   created: string;
   /** `defaults` while nothing was recorded, `zone` once the migration started. */
   source: 'defaults' | 'zone';
-}
-
-const invalidQuery = (message: string) => new ServiceError('bad-request', at(CODES.invalidQuery, message));
-
-/** `phase_two`: `1` (phase two, the current rules) or absent / `0` (phase one). */
-function phaseTwo(query: QueryParams): boolean {
-  const value = queryString(query, 'phase_two');
-  if (value === undefined || value === '0') return false;
-  if (value === '1') return true;
-  throw invalidQuery('phase_two must be 1 (or 0, for the phase-one rules)');
 }
 
 /** The zone's firewall rules that bypass the WAF, with their filters' expressions. */
@@ -121,7 +111,7 @@ export class WafMigrationService {
 
   /** `{compatible, migration_state}`, and in `messages` why not when it is not. */
   check(zone: ZoneRecord, query: QueryParams): { result: CheckResult; messages: ApiMessage[] } {
-    const phase2 = phaseTwo(query);
+    const phase2 = readPhaseTwo(query);
     assertWafPlan(zone);
     return this.store.transaction((tx) => {
       const state = migrationState(tx, zone.id);
@@ -137,7 +127,7 @@ export class WafMigrationService {
 
   /** The new configuration equivalent to the zone's previous WAF, and what could not be carried over. */
   config(zone: ZoneRecord, query: QueryParams): { result: MigrationConfig; messages: ApiMessage[] } {
-    phaseTwo(query);
+    readPhaseTwo(query);
     assertWafPlan(zone);
     return this.store.transaction((tx) => {
       if (migrationState(tx, zone.id) === 'complete') throw previousWafRetired();
