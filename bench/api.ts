@@ -15,7 +15,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
@@ -24,6 +24,7 @@ import { API_PREFIX, buildApp } from '../src/http/app.js';
 import { applyConfig, readConfig } from '../src/service/setup.js';
 import { openSqliteStore, type Synchronous } from '../src/store/sqlite.js';
 import type { Store } from '../src/store/store.js';
+import { machineDescription } from './machine.js';
 import { publish } from './results.js';
 
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
@@ -304,7 +305,7 @@ const rate = (windows: Window[]): number =>
 type Target = Pick<AutocannonOptions, 'url' | 'requests'>;
 
 async function main(): Promise<void> {
-  const loadAtStart = loadavg()[0] ?? Number.NaN;
+  const machine = machineDescription(); // before the load this benchmark puts on the machine
   // Loaded from node_modules at run time: autocannon is a CommonJS package that a bundle cannot inline.
   const load = createRequire(import.meta.url);
   const autocannon = load('autocannon') as Autocannon;
@@ -464,7 +465,6 @@ async function main(): Promise<void> {
       return `| ${name} | ${request} | ${bytes} B | ${rate(service).toFixed(0)} | ${rate(baseline).toFixed(0)} | ${ratio.toFixed(2)}× | ${target === undefined ? '—' : `≥ ${target}×`} | ${met} | ${ms(percentile(sorted, 0.5))} ms | ${ms(percentile(sorted, 0.99))} ms |`;
     }),
   ];
-  const machine = `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start`;
   const note = `Each row is autocannon (programmatic API, ${CONNECTIONS} connections, pipelining 1) against servers listening
 on 127.0.0.1 in a worker thread of the same process, the load generator in the main thread. A row is
 ${ROUNDS} pairs of windows (${WARMUP_S} s of warm-up then ${WINDOW_S} s measured), its baseline's window then its own, so that

@@ -1,3 +1,4 @@
+import { utf8Length } from '../lang/position.js';
 import type { Store, StoreTransaction, WafMigrationState, ZoneRecord } from '../store/store.js';
 import { type ApiMessage, at, CODES, ServiceError } from './errors.js';
 import { now } from './ids.js';
@@ -51,8 +52,6 @@ function bypassRules(tx: StoreTransaction, zoneId: string): BypassRule[] {
     }));
 }
 
-const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
-
 /** Why a zone cannot migrate now (phase two): URI-based overrides, too many or too long rules to migrate. */
 function phaseTwoBlockers(tx: StoreTransaction, zoneId: string): ApiMessage[] {
   const reasons: ApiMessage[] = [];
@@ -75,7 +74,7 @@ function phaseTwoBlockers(tx: StoreTransaction, zoneId: string): ApiMessage[] {
     );
   }
   for (const rule of rules) {
-    const bytes = utf8Bytes(rule.expression);
+    const bytes = utf8Length(rule.expression);
     if (bytes > MIGRATION_LIMITS.expressionBytes) {
       reasons.push(
         at(
