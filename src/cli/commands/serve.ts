@@ -17,10 +17,10 @@ export const serveCommand: Command = {
   name: 'serve',
   help: `Usage: cfrules serve [options]
 
-Runs the Cloudflare-compatible API (Filters, Firewall Rules, zones) at
-http://HOST:PORT/client/v4, keeping its data in a SQLite database. Every
-request needs credentials: X-Auth-Email + X-Auth-Key, or Authorization:
-Bearer TOKEN (see docs/api.md).
+Runs the Cloudflare-compatible API (zones, Filters, Firewall Rules, the
+previous WAF and its migration, Rulesets) at http://HOST:PORT/client/v4,
+keeping its data in a SQLite database. Every request needs credentials:
+X-Auth-Email + X-Auth-Key, or Authorization: Bearer TOKEN (see docs/api.md).
 
       --host HOST      address to listen on (default 127.0.0.1)
       --port PORT      port to listen on (default 8787; 0 picks a free port)
