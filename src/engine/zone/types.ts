@@ -1,0 +1,35 @@
+import type { RequestContext } from '../../eval/context.js';
+import type { RegexEngine } from '../../regex/index.js';
+import type { SampleRequest } from '../../request/index.js';
+import type { RuleName, SimulationResult } from '../outcome.js';
+
+/** Why a zone file cannot be simulated: where (a JSON pointer into the zone file), what, and a code. */
+export interface ZoneProblem {
+  /** JSON pointer, e.g. `/firewall_rules/3/filter/expression`. */
+  path: string;
+  message: string;
+  /** e.g. `unknown-key`, `invalid-value`, `invalid-expression`, `unknown-ruleset`. */
+  code: string;
+}
+
+export interface CompileZoneOptions {
+  /** `indexed` (default): the whole zone as one indexed program; `rule-by-rule`: the reference. */
+  matcher?: 'indexed' | 'rule-by-rule';
+  regexEngine?: RegexEngine;
+}
+
+export type CompileZoneResult =
+  | { ok: true; zone: CompiledZone; warnings: ZoneProblem[] }
+  | { ok: false; problems: ZoneProblem[] };
+
+export interface SimulateOptions {
+  /** Default true. Without it `trace` is empty: what replay uses, for speed. */
+  trace?: boolean;
+}
+
+/** A zone compiled once, for many requests. */
+export interface CompiledZone {
+  /** Every rule that can match, firewall rules, ruleset rules and the managed rules executed, in order. */
+  readonly rules: readonly RuleName[];
+  simulate(request: SampleRequest | RequestContext, options?: SimulateOptions): SimulationResult;
+}
