@@ -94,7 +94,7 @@ export interface PreviousWafEntry {
 
 export interface PageRuleEntry {
   id?: string;
-  targets: { target: 'url'; constraint: { operator: 'matches'; value: string } }[];
+  targets: { target: 'url'; constraint: { operator: string; value: string } }[];
   actions: { id: string; value?: unknown }[];
   priority?: number;
   status?: 'active' | 'disabled';
