@@ -37,6 +37,16 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./commands/eval.js')).evalCommand,
   },
   {
+    name: 'simulate',
+    summary: "show what a zone's rules do to a request, with the trace",
+    load: async () => (await import('./commands/simulate.js')).simulateCommand,
+  },
+  {
+    name: 'test',
+    summary: 'run rule test files: expected actions and rules per request',
+    load: async () => (await import('./commands/test.js')).testCommand,
+  },
+  {
     name: 'serve',
     summary: "run Cloudflare's API locally (/client/v4): filters, firewall rules, WAF, rulesets",
     load: async () => (await import('./commands/serve.js')).serveCommand,

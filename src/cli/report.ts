@@ -275,9 +275,9 @@ function jsonRuleFinding(finding: RuleFinding) {
  * GitHub's workflow-command escaping: data escapes `%`, CR and LF; properties also `:` and `,`. The log
  * shows the commands on a terminal-like page, so control characters are escaped first.
  */
-const escapeData = (text: string) =>
+export const escapeData = (text: string) =>
   escapeControlCharacters(text).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-const escapeProperty = (text: string) => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+export const escapeProperty = (text: string) => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 const githubCommands: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
 

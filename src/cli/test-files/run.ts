@@ -1,0 +1,129 @@
+import { compileZone } from '../../engine/index.js';
+import type { RuleName, SimulationResult } from '../../engine/outcome.js';
+import type { CompiledZone } from '../../engine/zone/types.js';
+import { readSampleRequest } from '../../request/index.js';
+import type { Expectation, InputProblem, TestCase, TestFile } from './model.js';
+
+/** What happened to one case: its expectation, what the zone did, and every difference between them. */
+export interface CaseResult {
+  file: string;
+  name: string;
+  line: number;
+  passed: boolean;
+  expected: Expectation;
+  got: { action: SimulationResult['action']; by?: string; fired: string[] };
+  /** One sentence per unmet expectation: `action: expected allow, got block (by admin-block)`. */
+  differences: string[];
+}
+
+export type RunTestFile = { ok: true; results: CaseResult[] } | { ok: false; problems: InputProblem[] };
+
+/** How results name a rule: its ref when it has one (what users write), else its id. */
+export const ruleLabel = (rule: RuleName): string => rule.ref ?? rule.id;
+
+const names = (rule: RuleName): string[] => (rule.ref === undefined ? [rule.id] : [rule.id, rule.ref]);
+
+/**
+ * Compiles the file's zone and runs its cases. A zone or request that cannot be used, or a rule name that
+ * names no rule of the zone (a typo would otherwise pass `not_fired` silently), is an input problem.
+ */
+export function runTestFile(file: TestFile): RunTestFile {
+  const compiled = compileZone(file.zone.json);
+  if (!compiled.ok) {
+    return {
+      ok: false,
+      problems: compiled.problems.map((problem) => {
+        const pointer = `${file.zone.pointer}${problem.path}`;
+        return { file: file.zone.file, line: file.zone.lineOf(pointer), pointer, message: problem.message };
+      }),
+    };
+  }
+  const zone = compiled.zone;
+  const problems: InputProblem[] = [];
+  const known = new Set(zone.rules.flatMap(names));
+  const results: CaseResult[] = [];
+  for (const testCase of file.cases) {
+    const caseProblems = unknownNames(file, testCase, known);
+    const request = readSampleRequest(testCase.request);
+    if (!request.ok) {
+      for (const problem of request.problems) {
+        const pointer = `${testCase.requestPointer}${pointerOf(problem.path)}`;
+        caseProblems.push({
+          file: testCase.requestFile,
+          line: testCase.requestFile === file.path ? testCase.line : 1,
+          case: testCase.name,
+          pointer,
+          message: problem.message,
+        });
+      }
+    }
+    problems.push(...caseProblems);
+    if (caseProblems.length === 0 && request.ok) results.push(runCase(file.path, testCase, zone, request.request));
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, results };
+}
+
+function unknownNames(file: TestFile, testCase: TestCase, known: Set<string>): InputProblem[] {
+  const { by, fired = [], not_fired: notFired = [] } = testCase.expect;
+  const named: [string, string][] = [
+    ...(by === undefined ? [] : [['by', by] as [string, string]]),
+    ...fired.map((name, i): [string, string] => [`fired/${i}`, name]),
+    ...notFired.map((name, i): [string, string] => [`not_fired/${i}`, name]),
+  ];
+  return named
+    .filter(([, name]) => !known.has(name))
+    .map(([key, name]) => ({
+      file: file.path,
+      line: testCase.expectLine,
+      case: testCase.name,
+      pointer: `/expect/${key}`,
+      message: `no rule of the zone has the id or ref '${name}'`,
+    }));
+}
+
+function runCase(
+  path: string,
+  testCase: TestCase,
+  zone: CompiledZone,
+  request: Parameters<CompiledZone['simulate']>[0],
+): CaseResult {
+  const result = zone.simulate(request, { trace: false });
+  const { expect } = testCase;
+  const matched = new Set(result.matched.flatMap(names));
+  const decider = result.decidedBy;
+  const differences: string[] = [];
+  const decidedText = decider ? ` (by ${ruleLabel(decider)})` : '';
+  if (result.action !== expect.action) {
+    differences.push(`action: expected ${expect.action}, got ${result.action}${decidedText}`);
+  }
+  if (expect.by !== undefined && !(decider && names(decider).includes(expect.by))) {
+    differences.push(`by: expected ${expect.by}, got ${decider ? ruleLabel(decider) : 'no rule'}`);
+  }
+  const missing = (expect.fired ?? []).filter((name) => !matched.has(name));
+  if (missing.length > 0) differences.push(`fired: expected ${missing.join(', ')} to match; they did not`);
+  const unwanted = (expect.not_fired ?? []).filter((name) => matched.has(name));
+  if (unwanted.length > 0) differences.push(`not_fired: ${unwanted.join(', ')} matched`);
+  return {
+    file: path,
+    name: testCase.name,
+    line: testCase.line,
+    passed: differences.length === 0,
+    expected: expect,
+    got: {
+      action: result.action,
+      ...(decider ? { by: ruleLabel(decider) } : {}),
+      fired: result.matched.map(ruleLabel),
+    },
+    differences,
+  };
+}
+
+/** `headers[2][0]` (how the request reader names a place) as a JSON pointer: `/headers/2/0`. */
+function pointerOf(path: string): string {
+  if (path === '') return '';
+  return path
+    .split(/\.|\[(\d+)\]/)
+    .filter((part) => part !== undefined && part !== '')
+    .map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`)
+    .join('');
+}
