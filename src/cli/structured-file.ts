@@ -63,4 +63,5 @@ function parseYaml(name: string, text: string): StructuredFile {
 
 const unescapeSegment = (segment: string) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
 /** YAML sequences are indexed by number. */
-const keyOf = (segment: string): string | number => (/^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment);
+const keyOf = (segment: string): string | number =>
+  /^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment;

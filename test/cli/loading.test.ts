@@ -103,7 +103,8 @@ describe('without the optional packages of the service', { timeout: 30_000 }, ()
     writeFileSync(config, 'accounts: []\n');
     expect(run(bin, ['serve', '--db', ':memory:', '--config', config])).toMatchObject({
       status: 1,
-      stderr: 'cfrules serve: cfrules serve --config needs yaml (yaml is not installed): npm install yaml\n',
+      stderr:
+        'cfrules serve: YAML files (cfrules serve --config, zone and test files) need yaml (yaml is not installed): npm install yaml\n',
     });
   });
 });

@@ -50,14 +50,18 @@ unreadable or invalid zone or request; reported with the JSON path).
       ...(compiled.ok
         ? []
         : compiled.problems.map((p) => `${values.zone}:${zoneFile.lineOf(p.path)}: ${p.path}: ${p.message}`)),
-      ...(request.ok ? [] : request.problems.map((p) => `${values.request}: ${p.path || '(request)'}: ${p.message}`)),
+      ...(request.ok
+        ? []
+        : request.problems.map((p) => `${values.request}: ${p.path || '(request)'}: ${p.message}`)),
     ];
     if (!compiled.ok || !request.ok) {
       for (const problem of problems) io.stderr(`cfrules simulate: ${problem}\n`);
       return 2;
     }
     for (const warning of compiled.warnings) {
-      io.stderr(`cfrules simulate: warning: ${values.zone}:${zoneFile.lineOf(warning.path)}: ${warning.path}: ${warning.message}\n`);
+      io.stderr(
+        `cfrules simulate: warning: ${values.zone}:${zoneFile.lineOf(warning.path)}: ${warning.path}: ${warning.message}\n`,
+      );
     }
     const result = compiled.zone.simulate(request.request);
     if (format === 'json') io.stdout(`${JSON.stringify(result, null, 2)}\n`);

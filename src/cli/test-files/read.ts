@@ -51,7 +51,13 @@ type Fail = (pointer: string, message: string, caseName?: string) => void;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function unknownKeys(object: Record<string, unknown>, pointer: string, known: string[], fail: Fail, name?: string) {
+function unknownKeys(
+  object: Record<string, unknown>,
+  pointer: string,
+  known: string[],
+  fail: Fail,
+  name?: string,
+) {
   for (const key of Object.keys(object)) {
     if (!known.includes(key))
       fail(`${pointer}/${key}`, `unknown key '${key}' (known: ${known.join(', ')})`, name);
@@ -119,8 +125,11 @@ function readCase(
     request = { request: item.request, requestFile: path, requestPointer: `${pointer}/request` };
   } else if (typeof item.request === 'string' && item.request !== '') {
     const requestPath = beside(path, item.request);
-    const file = readNamedFile(io, requestPath, readStdin, () => (message) =>
-      fail(`${pointer}/request`, message, label),
+    const file = readNamedFile(
+      io,
+      requestPath,
+      readStdin,
+      () => (message) => fail(`${pointer}/request`, message, label),
     );
     if (file) request = { request: file.value, requestFile: requestPath, requestPointer: '' };
   } else {

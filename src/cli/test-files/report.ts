@@ -11,7 +11,11 @@ export interface TestReportOptions {
   color: boolean;
 }
 
-export function renderTestResults(format: TestFormat, results: CaseResult[], options: TestReportOptions): string {
+export function renderTestResults(
+  format: TestFormat,
+  results: CaseResult[],
+  options: TestReportOptions,
+): string {
   switch (format) {
     case 'json':
       return `${JSON.stringify(jsonReport(results, options), null, 2)}\n`;

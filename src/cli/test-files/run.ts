@@ -58,7 +58,8 @@ export function runTestFile(file: TestFile): RunTestFile {
       }
     }
     problems.push(...caseProblems);
-    if (caseProblems.length === 0 && request.ok) results.push(runCase(file.path, testCase, zone, request.request));
+    if (caseProblems.length === 0 && request.ok)
+      results.push(runCase(file.path, testCase, zone, request.request));
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, results };
 }

@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { run } from './in-process.js';
+import { cfrules } from './run-binary.js';
+
+// `cfrules test`: rule test files against a zone, in-process on small zones written here, and the example
+// test file with the built binary (so that the README's walkthrough stays true).
+
+const zone = {
+  plan: 'enterprise',
+  firewall_rules: [
+    {
+      id: 'a1000000000000000000000000000001',
+      ref: 'office-allow',
+      action: 'allow',
+      priority: 1,
+      filter: { expression: 'ip.src in {192.0.2.0/24}' },
+    },
+    {
+      id: 'a1000000000000000000000000000002',
+      ref: 'admin-block',
+      action: 'block',
+      priority: 2,
+      filter: { expression: 'starts_with(http.request.uri.path, "/admin")' },
+    },
+    {
+      id: 'a1000000000000000000000000000003',
+      ref: 'post-log',
+      action: 'log',
+      filter: { expression: 'http.request.method eq "POST"' },
+    },
+  ],
+};
+
+const files = (testFile: string, extra: Record<string, string> = {}) => ({
+  'tests/zone.json': JSON.stringify(zone),
+  'tests/rules.test.yaml': testFile,
+  ...extra,
+});
+
+const passing = `zone: zone.json
+tests:
+  - name: office reaches admin
+    request: { method: GET, url: "https://example.com/admin", clientIp: "192.0.2.5" }
+    expect: { action: allow, by: office-allow, not_fired: [admin-block] }
+  - name: others do not
+    request: { method: POST, url: "https://example.com/admin/x", clientIp: "203.0.113.1" }
+    expect: { action: block, by: a1000000000000000000000000000002 }
+`;
+
+const failing = `zone: zone.json
+tests:
+  - name: office reaches admin
+    request: { method: GET, url: "https://example.com/admin", clientIp: "192.0.2.5" }
+    expect: { action: allow }
+  - name: wrong expectation
+    request: { method: POST, url: "https://example.com/admin", clientIp: "203.0.113.1" }
+    expect:
+      action: allow
+      by: office-allow
+      fired: [post-log]
+      not_fired: [admin-block]
+`;
+
+describe('cfrules test', () => {
+  it('passes when every expectation holds, and says how many', () => {
+    const result = run(['test', 'tests/rules.test.yaml'], files(passing));
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('PASS office reaches admin');
+    expect(result.stdout).toMatch(/2 passed, 0 failed\n$/);
+  });
+
+  it('fails a case with every difference, and exits 1', () => {
+    const result = run(['test', 'tests/rules.test.yaml'], files(failing));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('FAIL wrong expectation');
+    expect(result.stdout).toContain('action: expected allow, got block (by admin-block)');
+    expect(result.stdout).toContain('by: expected office-allow, got admin-block');
+    // post-log has no priority: it runs after admin-block, which ended the evaluation.
+    expect(result.stdout).toContain('fired: expected post-log to match; they did not');
+    expect(result.stdout).toContain('not_fired: admin-block matched');
+    expect(result.stdout).toContain('(tests/rules.test.yaml:6)');
+    expect(result.stdout).toMatch(/1 passed, 1 failed\n$/);
+  });
+
+  it('--show-failures-only leaves passing cases out', () => {
+    const result = run(['test', '--show-failures-only', 'tests/rules.test.yaml'], files(failing));
+    expect(result.stdout).not.toContain('office reaches admin');
+    expect(result.stdout).toContain('wrong expectation');
+  });
+
+  it('writes JSON with the counts and every case', () => {
+    const result = run(['test', '--format', 'json', 'tests/rules.test.yaml'], files(failing));
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ passed: 1, failed: 1 });
+    expect(report.cases[1]).toMatchObject({
+      name: 'wrong expectation',
+      passed: false,
+      got: { action: 'block', by: 'admin-block', fired: ['admin-block'] },
+    });
+  });
+
+  it('writes JUnit XML, one testcase per case', () => {
+    const result = run(['test', '--format', 'junit', 'tests/rules.test.yaml'], files(failing));
+    expect(result.stdout).toContain('<testsuite name="tests/rules.test.yaml" tests="2" failures="1">');
+    expect(result.stdout).toContain('<testcase name="office reaches admin"');
+    expect(result.stdout).toMatch(/<failure message="action: expected allow, got block \(by admin-block\);/);
+  });
+
+  it('annotates failing cases for GitHub at their line', () => {
+    const result = run(['test', '--format', 'github', 'tests/rules.test.yaml'], files(failing));
+    expect(result.stdout).toMatch(
+      /^::error file=tests\/rules\.test\.yaml,line=6,title=cfrules test%3A wrong expectation::action: expected allow/m,
+    );
+    expect(result.stdout).toContain('::notice title=cfrules test::1 passed, 1 failed');
+  });
+
+  it('reads JSON test files, inline zones and request files beside the test file', () => {
+    const testFile = JSON.stringify({
+      zone,
+      tests: [{ name: 'from a file', request: 'requests/admin.json', expect: { action: 'block' } }],
+    });
+    const result = run(['test', 'suite/t.json'], {
+      'suite/t.json': testFile,
+      'suite/requests/admin.json': JSON.stringify({ url: 'https://example.com/admin' }),
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  describe('bad input: exit 2, with file, line, case and JSON path', () => {
+    it('an unknown key in an expectation', () => {
+      const result = run(['test', 'tests/rules.test.yaml'], files(passing.replace('not_fired', 'not_fire')));
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        'cfrules test: tests/rules.test.yaml:5: case "office reaches admin": /tests/0/expect/not_fire: unknown key \'not_fire\' (known: action, by, fired, not_fired)\n',
+      );
+    });
+
+    it('a rule name the zone does not have', () => {
+      const result = run(
+        ['test', 'tests/rules.test.yaml'],
+        files(passing.replace('by: office-allow', 'by: office-alow')),
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        'case "office reaches admin": /expect/by: no rule of the zone has the id or ref \'office-alow\'',
+      );
+    });
+
+    it('an invalid request', () => {
+      const result = run(
+        ['test', 'tests/rules.test.yaml'],
+        files(passing.replace('method: GET', 'method: 12')),
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /tests\/rules\.test\.yaml:\d+: case "office reaches admin": \/tests\/0\/request\/method: /,
+      );
+    });
+
+    it('an invalid zone, reported in the zone file', () => {
+      const broken = { ...zone, firewall_rules: [{ ...zone.firewall_rules[0], acton: 'block' }] };
+      const result = run(['test', 'tests/rules.test.yaml'], {
+        ...files(passing),
+        'tests/zone.json': JSON.stringify(broken, null, 2),
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^cfrules test: tests\/zone\.json:\d+: \/firewall_rules\/0\/acton: /m);
+    });
+
+    it('a missing zone file, an unknown action, a file that is not YAML', () => {
+      expect(run(['test', 'tests/rules.test.yaml'], { 'tests/rules.test.yaml': passing }).stderr).toContain(
+        'tests/rules.test.yaml:1: /zone: cannot read tests/zone.json: no such file',
+      );
+      const unknownAction = run(
+        ['test', 'tests/rules.test.yaml'],
+        files(passing.replace('action: allow', 'action: deny')),
+      );
+      expect(unknownAction.stderr).toContain(
+        '/tests/0/expect/action: action is required: one of block, challenge',
+      );
+      const notYaml = run(['test', 'tests/rules.test.yaml'], files('zone: [unclosed'));
+      expect(notYaml.code).toBe(2);
+      expect(notYaml.stderr).toMatch(/tests\/rules\.test\.yaml is not valid YAML \(line \d+\)/);
+    });
+
+    it('no file, or an unknown format', () => {
+      expect(run(['test']).code).toBe(2);
+      expect(run(['test', '--format', 'xml', 'tests/rules.test.yaml'], files(passing)).stderr).toContain(
+        "unknown format 'xml': expected one of text, json, junit, github",
+      );
+    });
+  });
+
+  it('the example test file passes with the built binary', async () => {
+    const result = await cfrules(['test', 'examples/zone/zone.test.yaml']);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/\d+ passed, 0 failed\n$/);
+    expect(result.code).toBe(0);
+  });
+});
