@@ -17,7 +17,10 @@ const SERVICE = {
 const USES: Record<Peer, { needs: string; install: string }> = {
   fastify: SERVICE,
   'better-sqlite3': SERVICE,
-  yaml: { needs: 'cfrules serve --config needs yaml', install: 'npm install yaml' },
+  yaml: {
+    needs: 'cfrules serve --config and cfrules export zone -o FILE.yaml need yaml',
+    install: 'npm install yaml',
+  },
 };
 
 /** A peer dependency that is not installed; the message says what to install. */
