@@ -30,3 +30,26 @@ export const SHIPPED_CATALOGUE: PreviousWafCatalogue = {
 export function targetOf(catalogue: PreviousWafCatalogue, id: string): MigrationTarget {
   return catalogue.mapping.get(id) ?? { kind: 'none', reason: 'the migration mapping has no entry for it' };
 }
+
+interface CatalogueIndex {
+  readonly rulesByPackage: ReadonlyMap<string, readonly PreviousWafRule[]>;
+  readonly groupById: ReadonlyMap<string, PreviousWafGroup>;
+}
+
+const indexes = new WeakMap<PreviousWafCatalogue, CatalogueIndex>();
+
+/** The catalogue's rules by package and groups by id, built once per catalogue (lookups run per request). */
+export function catalogueIndex(catalogue: PreviousWafCatalogue): CatalogueIndex {
+  let index = indexes.get(catalogue);
+  if (index === undefined) {
+    const rulesByPackage = new Map<string, PreviousWafRule[]>();
+    for (const rule of catalogue.rules) {
+      const rules = rulesByPackage.get(rule.package_id) ?? [];
+      rules.push(rule);
+      rulesByPackage.set(rule.package_id, rules);
+    }
+    index = { rulesByPackage, groupById: new Map(catalogue.groups.map((group) => [group.id, group])) };
+    indexes.set(catalogue, index);
+  }
+  return index;
+}

@@ -62,7 +62,7 @@ class OverrideEntries {
     const applying = overrides
       .map((override, index) => ({ override, index }))
       .filter(({ override }) => override.paused !== true)
-      .filter(({ override }) => override.urls.some((url) => urlPatternMatches(url, context)))
+      .filter(({ override }) => (override.urls ?? []).some((url) => urlPatternMatches(url, context)))
       // Lowest priority number (then first listed) last, so that it overwrites the others.
       .sort((a, b) => (b.override.priority ?? 1) - (a.override.priority ?? 1) || b.index - a.index);
     for (const { override, index } of applying) {

@@ -4,7 +4,7 @@ import type { ScoringRule } from '../managed/model.js';
 import { owaspCoreRuleset } from '../managed/owasp/index.js';
 import type { FinalAction, RuleName, RulesetTrace, RuleTrace } from '../outcome.js';
 import type { PageRuleEntry, PreviousWafEntry } from '../zone/model.js';
-import { type PreviousWafCatalogue, SHIPPED_CATALOGUE, targetOf } from './catalogue-view.js';
+import { catalogueIndex, type PreviousWafCatalogue, SHIPPED_CATALOGUE, targetOf } from './catalogue-view.js';
 import { ManagedMatches, rulesOfTarget, targetExpression } from './match-target.js';
 import type { AnomalyPackage, PreviousWafPackage, PreviousWafRule } from './model.js';
 import { OWASP_SENSITIVITY_TABLE } from './owasp-sensitivity.js';
@@ -93,7 +93,7 @@ export function evaluatePreviousWafWith(
   const managed = new ManagedMatches(context);
   const run = new StageRun();
   for (const pkg of catalogue.packages) {
-    const rules = catalogue.rules.filter((rule) => rule.package_id === pkg.id);
+    const rules = catalogueIndex(catalogue).rulesByPackage.get(pkg.id) ?? [];
     if (pkg.detection_mode === 'traditional') {
       runTraditional(pkg, rules, { catalogue, settings, managed }, run);
     } else {
@@ -152,13 +152,18 @@ function notRunTrace(
 
 /** Why a rule does not run: its group is off (by the zone or an override), or it is itself off. */
 function offReason(rule: PreviousWafRule, { catalogue, settings }: Tools): Decided<false> | undefined {
-  const group = catalogue.groups.find((candidate) => candidate.id === rule.group_id);
+  const group = catalogueIndex(catalogue).groupById.get(rule.group_id);
   const groupOn = group ? settings.groupOn(group) : { value: true };
   if (!groupOn.value) return { value: false, ...(groupOn.by ? { by: groupOn.by } : {}) };
   return undefined;
 }
 
-function runTraditional(pkg: PreviousWafPackage, rules: PreviousWafRule[], tools: Tools, run: StageRun) {
+function runTraditional(
+  pkg: PreviousWafPackage,
+  rules: readonly PreviousWafRule[],
+  tools: Tools,
+  run: StageRun,
+) {
   const trace: RuleTrace[] = [];
   run.trace.push(packageTrace(pkg, trace));
   // Allow rules first: one that matches lets the request past every other rule of the WAF.
@@ -211,7 +216,7 @@ function endStage(run: StageRun, rule: PreviousWafRule, action: TraditionalActio
   }
 }
 
-function runAnomaly(pkg: AnomalyPackage, rules: PreviousWafRule[], tools: Tools, run: StageRun) {
+function runAnomaly(pkg: AnomalyPackage, rules: readonly PreviousWafRule[], tools: Tools, run: StageRun) {
   const trace: RuleTrace[] = [];
   const rulesetTrace = packageTrace(pkg, trace);
   run.trace.push(rulesetTrace);
