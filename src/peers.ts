@@ -17,7 +17,10 @@ const SERVICE = {
 const USES: Record<Peer, { needs: string; install: string }> = {
   fastify: SERVICE,
   'better-sqlite3': SERVICE,
-  yaml: { needs: 'YAML files (cfrules serve --config, zone and test files) need yaml', install: 'npm install yaml' },
+  yaml: {
+    needs: 'YAML files (cfrules serve --config, zone and test files, export zone -o FILE.yaml) need yaml',
+    install: 'npm install yaml',
+  },
 };
 
 /** A peer dependency that is not installed; the message says what to install. */

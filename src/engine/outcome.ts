@@ -69,8 +69,14 @@ export interface RuleTrace {
   action: string;
   /** Whether the expression matched (false when the rule did not run). */
   matched: boolean;
-  /** Why the rule did not run: disabled, paused, or skipped by another rule. */
-  notRun?: { reason: 'disabled' | 'paused' | 'skipped' | 'below_paranoia_level'; by?: RuleName };
+  /**
+   * Why the rule did not run: disabled, paused, skipped by another rule, above the OWASP paranoia level,
+   * or (previous WAF) nothing in the new managed rules replaces it, so cfrules cannot match it.
+   */
+  notRun?: {
+    reason: 'disabled' | 'paused' | 'skipped' | 'below_paranoia_level' | 'no_equivalent';
+    by?: RuleName;
+  };
   /** Whether this rule ended evaluation (of the stage, or of the request). */
   terminated?: boolean;
   /** OWASP: the score this rule added. */

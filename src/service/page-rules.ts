@@ -1,3 +1,7 @@
+import {
+  PAGE_RULE_OPERATORS,
+  pageRuleWafEffect as wafEffectOfActions,
+} from '../engine/previous-waf/url-patterns.js';
 import type { Plan } from '../scheme/profile.js';
 import { planNames } from '../scheme/profile.js';
 import type {
@@ -21,7 +25,7 @@ import type { QueryParams } from './pagination.js';
  * given. After a zone's migration, page-rule WAF settings no longer apply (docs/api.md §7).
  */
 
-export const PAGE_RULE_OPERATORS = ['matches', 'contains', 'equals', 'not_equal', 'not_contain'] as const;
+export { PAGE_RULE_OPERATORS };
 export const PAGE_RULE_STATUSES = ['active', 'disabled'] as const;
 
 /** Page rules a zone may have, by plan (Cloudflare's included quotas). */
@@ -58,14 +62,8 @@ export const pageRuleJson = (rule: PageRuleRecord): PageRuleJson => ({
 });
 
 /** What a page rule does to the previous WAF: nothing, turn it off (Disable Security, WAF Off), or on. */
-export function pageRuleWafEffect(rule: PageRuleRecord): 'off' | 'on' | undefined {
-  let effect: 'off' | 'on' | undefined;
-  for (const action of rule.actions) {
-    if (action.id === 'disable_security' || (action.id === 'waf' && action.value === 'off')) return 'off';
-    if (action.id === 'waf' && action.value === 'on') effect = 'on';
-  }
-  return effect;
-}
+export const pageRuleWafEffect = (rule: PageRuleRecord): 'off' | 'on' | undefined =>
+  wafEffectOfActions(rule.actions);
 
 /** `[{target: "url", constraint: {operator, value}}]`: exactly one URL target. */
 function readTargets(object: BodyObject): PageRuleTarget[] {

@@ -1,4 +1,5 @@
 import type { PreviousWafGroup, PreviousWafRule } from '../engine/previous-waf/index.js';
+import { ACTION_MODES, SENSITIVITIES } from '../engine/previous-waf/owasp-sensitivity.js';
 import type { Store, StoreTransaction, WafSettingKind, ZoneRecord } from '../store/store.js';
 import { at, CODES, ServiceError } from './errors.js';
 import { now } from './ids.js';
@@ -34,9 +35,6 @@ const MODE_CODES: Record<string, string> = {
 
 const notFound = (code: number, what: string, id: string) =>
   new ServiceError('not-found', at(code, `${what} not found: ${shown(id)}`));
-
-const SENSITIVITIES = ['high', 'medium', 'low', 'off'] as const;
-const ACTION_MODES = ['simulate', 'block', 'challenge'] as const;
 
 export class PreviousWafService {
   constructor(private readonly store: Store) {}

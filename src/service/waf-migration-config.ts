@@ -11,9 +11,14 @@ import {
   OWASP_PACKAGE_ID,
   type PreviousWafRule,
 } from '../engine/previous-waf/index.js';
+import {
+  OWASP_ACTIONS,
+  OWASP_SENSITIVITY_TABLE,
+  type OwaspSensitivityRow,
+} from '../engine/previous-waf/owasp-sensitivity.js';
+import { pageRuleWafEffect, urlConstraintExpression } from '../engine/previous-waf/url-patterns.js';
 import type { PageRuleRecord } from '../store/store.js';
 import { type ApiMessage, CODES } from './errors.js';
-import { pageRuleWafEffect } from './page-rules.js';
 import type { ZoneWaf } from './previous-waf-state.js';
 
 /**
@@ -51,21 +56,6 @@ export interface BypassRule {
   /** The rule or its filter is paused. */
   paused: boolean;
 }
-
-export type OwaspSensitivityRow = 'high' | 'medium' | 'low' | 'default';
-
-/** The spec's table: old sensitivity → paranoia level and score threshold of the new OWASP ruleset. */
-export const OWASP_SENSITIVITY_TABLE: Readonly<
-  Record<OwaspSensitivityRow, { paranoiaLevel: 1 | 2; scoreThreshold: number }>
-> = {
-  high: { paranoiaLevel: 2, scoreThreshold: 40 },
-  medium: { paranoiaLevel: 1, scoreThreshold: 25 },
-  low: { paranoiaLevel: 1, scoreThreshold: 40 },
-  default: { paranoiaLevel: 2, scoreThreshold: 40 },
-};
-
-/** Old OWASP action mode → action of the anomaly rule: direct, except simulate, which becomes log. */
-export const OWASP_ACTIONS = { simulate: 'log', block: 'block', challenge: 'challenge' } as const;
 
 /** Old traditional rule modes → rule override (`default` changes nothing). */
 const RULE_MODE_OVERRIDES: Record<string, { action?: string; enabled?: false }> = {
@@ -110,36 +100,9 @@ class Overrides {
 
 const note = (code: number, message: string): ApiMessage => ({ code, message });
 
-/** A JSON-like string literal of the Rules language. */
-const literal = (text: string): string => `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
-
-const HAS_SCHEME = /^https?:\/\//i;
-
-/**
- * A page rule's URL target as an expression on `http.request.full_uri`. Page rule patterns usually leave
- * the scheme out; it then matches both. `*` is the wildcard of both syntaxes (a backslash is escaped).
- */
-export function targetExpression(rule: PageRuleRecord): string {
-  const { operator, value } = rule.targets[0]?.constraint ?? { operator: 'matches', value: '*' };
-  const field = 'http.request.full_uri';
-  const both = HAS_SCHEME.test(value) ? [value] : [`http://${value}`, `https://${value}`];
-  const oneOf =
-    both.length === 1 ? `${field} eq ${literal(value)}` : `${field} in {${both.map(literal).join(' ')}}`;
-  switch (operator) {
-    case 'contains':
-      return `${field} contains ${literal(value)}`;
-    case 'not_contain':
-      return `not ${field} contains ${literal(value)}`;
-    case 'equals':
-      return oneOf;
-    case 'not_equal':
-      return `not (${oneOf})`;
-    default: {
-      const pattern = (HAS_SCHEME.test(value) ? value : `http*://${value}`).replaceAll('\\', '\\\\');
-      return `${field} wildcard ${literal(pattern)}`;
-    }
-  }
-}
+/** A page rule's URL target as an expression on `http.request.full_uri`. */
+const targetExpression = (rule: PageRuleRecord): string =>
+  urlConstraintExpression(rule.targets[0]?.constraint ?? { operator: 'matches', value: '*' });
 
 /** Page rules as skip rules: a page rule applies only when no higher-priority active page rule matches. */
 function pageRuleSkips(pageRules: readonly PageRuleRecord[], messages: ApiMessage[]): ConfigRule[] {
@@ -151,7 +114,7 @@ function pageRuleSkips(pageRules: readonly PageRuleRecord[], messages: ApiMessag
     .map(({ rule }) => rule);
   const skips: ConfigRule[] = [];
   active.forEach((rule, position) => {
-    const effect = pageRuleWafEffect(rule);
+    const effect = pageRuleWafEffect(rule.actions);
     if (effect === 'on') {
       messages.push(
         note(

@@ -38,6 +38,19 @@ export interface StatusResult {
   source: 'defaults' | 'zone';
 }
 
+/** `GET …/waf_migration/status` of a zone (the caller checks the plan). */
+export function migrationStatus(tx: StoreTransaction, zone: ZoneRecord): StatusResult {
+  const record = tx.wafMigrations.get(zone.id);
+  const state = record?.state ?? 'start';
+  return {
+    migration_state: state,
+    old_waf_status: state === 'complete' ? 'disabled' : 'enabled',
+    new_waf_status: state === 'start' ? 'disabled' : 'enabled',
+    created: record?.changedOn ?? zone.createdOn,
+    source: record === undefined ? 'defaults' : 'zone',
+  };
+}
+
 /** The zone's firewall rules that bypass the WAF, with their filters' expressions. */
 function bypassRules(tx: StoreTransaction, zoneId: string): BypassRule[] {
   const perPage = Math.max(1, tx.firewallRules.count(zoneId));
@@ -141,17 +154,7 @@ export class WafMigrationService {
 
   status(zone: ZoneRecord): StatusResult {
     assertWafPlan(zone);
-    return this.store.transaction((tx) => {
-      const record = tx.wafMigrations.get(zone.id);
-      const state = record?.state ?? 'start';
-      return {
-        migration_state: state,
-        old_waf_status: state === 'complete' ? 'disabled' : 'enabled',
-        new_waf_status: state === 'start' ? 'disabled' : 'enabled',
-        created: record?.changedOn ?? zone.createdOn,
-        source: record === undefined ? 'defaults' : 'zone',
-      };
-    });
+    return this.store.transaction((tx) => migrationStatus(tx, zone));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { PREVIOUS_WAF_GROUPS, PREVIOUS_WAF_RULES } from '../engine/previous-waf/index.js';
+import { OVERRIDE_ACTIONS, PREVIOUS_WAF_GROUPS, PREVIOUS_WAF_RULES } from '../engine/previous-waf/index.js';
 import type { Store, StoreTransaction, WafOverrideRecord, ZoneRecord } from '../store/store.js';
 import { at, CODES, ServiceError } from './errors.js';
 import { isId, newId, now } from './ids.js';
@@ -12,8 +12,7 @@ import { assertPreviousWaf } from './previous-waf-state.js';
  * while any exist (docs/api.md §7).
  */
 
-/** What an override may set a group or rule to, and what `rewrite_action` maps from and to. */
-export const OVERRIDE_ACTIONS = ['challenge', 'block', 'simulate', 'disable', 'default'] as const;
+export { OVERRIDE_ACTIONS };
 
 export const OVERRIDE_LIMITS = {
   urls: 100,

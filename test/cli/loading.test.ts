@@ -104,7 +104,7 @@ describe('without the optional packages of the service', { timeout: 30_000 }, ()
     expect(run(bin, ['serve', '--db', ':memory:', '--config', config])).toMatchObject({
       status: 1,
       stderr:
-        'cfrules serve: YAML files (cfrules serve --config, zone and test files) need yaml (yaml is not installed): npm install yaml\n',
+        'cfrules serve: YAML files (cfrules serve --config, zone and test files, export zone -o FILE.yaml) need yaml (yaml is not installed): npm install yaml\n',
     });
   });
 });

@@ -1,4 +1,6 @@
+import type { ZoneFile } from '../../engine/zone/model.js';
 import { escapeControlCharacters } from '../../lang/escape.js';
+import { requirePeer } from '../../peers.js';
 import { RULESET_PHASES } from '../../service/rulesets/model.js';
 import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
@@ -14,12 +16,13 @@ import {
 
 /**
  * `cfrules export terraform`: a zone's entry-point rulesets as Terraform configuration, with the commands
- * that import them. The zone is read from a running API, or from the service's database file (--db).
+ * that import them. `cfrules export zone`: the zone's whole configuration as a zone file (the engine's
+ * input, docs/engine.md). The zone is read from a running API, or from the service's database file (--db).
  * Neither the HTTP server nor SQLite is loaded unless that source is used.
  */
 
 const DEFAULT_API = 'http://127.0.0.1:8787/client/v4';
-const TARGETS = ['terraform'] as const;
+const TARGETS = ['terraform', 'zone'] as const;
 const FORMATS = ['text', 'json'] as const;
 
 export const exportOptions = {
@@ -37,12 +40,17 @@ export const exportCommand: Command = {
   name: 'export',
   options: exportOptions,
   help: `Usage: cfrules export terraform --zone ZONE [options]
+       cfrules export zone --zone ZONE [options]
 
-Writes the entry-point rulesets of a zone (one per phase) as cloudflare_ruleset
-resources of the Cloudflare Terraform provider 4.x, each under the
-'terraform import' command that adopts it into a Terraform state. Strings are
-written so that HCL reads them back byte for byte; text that is not in Unicode
-NFC, which Terraform would change, is reported on standard error.
+terraform: writes the entry-point rulesets of a zone (one per phase) as
+cloudflare_ruleset resources of the Cloudflare Terraform provider 4.x, each
+under the 'terraform import' command that adopts it into a Terraform state.
+Strings are written so that HCL reads them back byte for byte; text that is not
+in Unicode NFC, which Terraform would change, is reported on standard error.
+
+zone: writes the zone's whole request-filtering configuration as a zone file
+(plan, firewall rules, rulesets, previous WAF, page rules, migration status),
+the input of the engine: JSON, or YAML when FILE ends in .yaml or .yml.
 
 Source (one of):
       --api URL         a running API, e.g. cfrules serve (default
@@ -52,18 +60,20 @@ Source (one of):
 
 Options:
       --zone ZONE       the zone: its id, or its name (required)
+  -o, --output FILE     write the configuration (or zone file) to FILE; for
+                        terraform, print the import commands on standard output
+  -h, --help            show this help
+
+Options of terraform:
       --phase PHASE     export only this phase's entry point (may be repeated;
                         default: all three, http_request_firewall_custom,
                         http_request_firewall_managed and http_ratelimit)
-  -o, --output FILE     write the configuration to FILE, and print the import
-                        commands on standard output
       --imports         print the import commands instead of the configuration
       --format FORMAT   how import commands are printed: text (default), or
                         json: [{"address": …, "id": …, "command": …}]
-  -h, --help            show this help
 
 Exit status: 0 written, 1 the zone could not be read (unreachable API, refused
-token, unknown zone, no entry point), 2 usage error.
+token, unknown zone, no entry point for terraform), 2 usage error.
 `,
   run(args, io) {
     const request = readRequest(args, io);
@@ -72,6 +82,7 @@ token, unknown zone, no entry point), 2 usage error.
 };
 
 interface ExportRequest {
+  target: (typeof TARGETS)[number];
   zone: string;
   phases: readonly string[];
   source: { kind: 'api'; api: string; token: string } | { kind: 'db'; path: string };
@@ -85,8 +96,14 @@ function readRequest(args: string[], io: CliIo): ExportRequest {
   const { values, positionals } = parseCommandLine(args, exportOptions);
   const [target, ...extra] = positionals;
   if (target === undefined) throw new UsageError('say what to export: cfrules export terraform --zone ZONE');
-  choice('target', target, TARGETS);
+  const chosen = choice('target', target, TARGETS) as ExportRequest['target'];
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  if (chosen === 'zone') {
+    for (const name of ['phase', 'imports', 'format'] as const) {
+      if (values[name] !== undefined)
+        throw new UsageError(`--${name} is an option of export terraform; export zone writes the whole zone`);
+    }
+  }
   const zone = values.zone?.trim();
   if (!zone) throw new UsageError('--zone ZONE is required: the id or the name of the zone to export');
   const phases = values.phase?.map((phase) => choice('--phase', phase, RULESET_PHASES) as string) ?? [
@@ -94,6 +111,7 @@ function readRequest(args: string[], io: CliIo): ExportRequest {
   ];
   const format = choice('--format', values.format, FORMATS) ?? 'text';
   const common = {
+    target: chosen,
     zone,
     phases: [...new Set(phases)],
     output: values.output,
@@ -133,18 +151,12 @@ function token(option: string | undefined, io: CliIo): string {
 }
 
 async function runExport(request: ExportRequest, io: CliIo): Promise<number> {
+  if (request.target === 'zone') return runZoneExport(request, io);
   let zone: ZoneEntryPoints;
   try {
     zone = await readZone(request);
   } catch (error) {
-    if (!(error instanceof ExportError)) throw error;
-    // As for usage errors (main.ts): a program that asked for JSON gets its failure as JSON too.
-    if (request.format === 'json')
-      io.stdout(
-        `${JSON.stringify({ ok: false, error: { kind: 'export', message: error.message } }, null, 2)}\n`,
-      );
-    else io.stderr(`cfrules export: ${escapeControlCharacters(error.message)}\n`);
-    return 1;
+    return reportFailure(error, request, io);
   }
   for (const where of nonNfcTexts(zone.rulesets)) {
     io.stderr(
@@ -158,15 +170,61 @@ async function runExport(request: ExportRequest, io: CliIo): Promise<number> {
     io.stdout(main);
     return 0;
   }
-  try {
-    io.writeFile(request.output, main);
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    io.stderr(`cfrules export: cannot write ${request.output}: ${code ?? message}\n`);
-    return 1;
-  }
+  if (!write(request.output, main, io)) return 1;
   if (!request.imports) io.stdout(importsText);
   return 0;
+}
+
+/** A failure to read the zone: one line on stderr, or (--format json) a JSON document on stdout. */
+function reportFailure(error: unknown, request: ExportRequest, io: CliIo): number {
+  if (!(error instanceof ExportError)) throw error;
+  // As for usage errors (main.ts): a program that asked for JSON gets its failure as JSON too.
+  if (request.format === 'json')
+    io.stdout(
+      `${JSON.stringify({ ok: false, error: { kind: 'export', message: error.message } }, null, 2)}\n`,
+    );
+  else io.stderr(`cfrules export: ${escapeControlCharacters(error.message)}\n`);
+  return 1;
+}
+
+function write(path: string, text: string, io: CliIo): boolean {
+  try {
+    io.writeFile(path, text);
+    return true;
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    io.stderr(`cfrules export: cannot write ${path}: ${code ?? message}\n`);
+    return false;
+  }
+}
+
+/** `export zone`: the zone file, JSON on stdout or in FILE, YAML in FILE.yaml / FILE.yml. */
+async function runZoneExport(request: ExportRequest, io: CliIo): Promise<number> {
+  let file: ZoneFile;
+  try {
+    file = (await readZoneFile(request)).file;
+  } catch (error) {
+    return reportFailure(error, request, io);
+  }
+  const output = request.output;
+  if (output === undefined) {
+    io.stdout(`${JSON.stringify(file, null, 2)}\n`);
+    return 0;
+  }
+  const text = /\.ya?ml$/i.test(output)
+    ? requirePeer<typeof import('yaml')>('yaml').stringify(file, { lineWidth: 0 })
+    : `${JSON.stringify(file, null, 2)}\n`;
+  return write(output, text, io) ? 0 : 1;
+}
+
+async function readZoneFile(request: ExportRequest): Promise<{ zoneId: string; file: ZoneFile }> {
+  const { source, zone } = request;
+  if (source.kind === 'api') {
+    const { readZoneFileFromApi } = await import('../export/zone-api.js');
+    return readZoneFileFromApi({ api: source.api, token: source.token, zone });
+  }
+  const { readZoneFileFromDb } = await import('../export/db-source.js');
+  return readZoneFileFromDb({ path: source.path, zone });
 }
 
 async function readZone(request: ExportRequest): Promise<ZoneEntryPoints> {

@@ -4,24 +4,28 @@ import { ExportError, isZoneId, nothingToExport, type ZoneEntryPoints } from './
 
 /** Reads a zone's entry points from a running API (`cfrules serve`, or any with Cloudflare's v4 shape). */
 
-export interface ApiSource {
+export interface ApiConnection {
   /** The base URL, up to and including `/client/v4`. */
   api: string;
   token: string;
   /** A zone id, or a zone name to look up. */
   zone: string;
-  phases: readonly string[];
   /** How long one request may take. */
   timeoutMs?: number;
+}
+
+export interface ApiSource extends ApiConnection {
+  phases: readonly string[];
 }
 
 interface Envelope {
   success: boolean;
   result: unknown;
+  result_info?: { page?: number; total_pages?: number };
   errors?: { code?: number; message?: string }[];
 }
 
-interface Answer {
+export interface Answer {
   status: number;
   envelope: Envelope;
 }
@@ -33,21 +37,57 @@ const ZONE_NOT_FOUND_CODES = new Set([7000, 7003]);
 const ENTRY_POINT_NOT_FOUND = 10003;
 
 export async function readEntryPointsFromApi(source: ApiSource): Promise<ZoneEntryPoints> {
-  const zoneId = await resolveZone(source);
+  const { id: zoneId } = await resolveZone(source);
+  const rulesets = await entryPointsFromApi(source, zoneId, source.phases);
+  if (rulesets.length === 0) throw nothingToExport(zoneId, source.phases);
+  return { zoneId, rulesets };
+}
+
+/** The zone's entry points of these phases (those it has). */
+export async function entryPointsFromApi(
+  source: ApiConnection,
+  zoneId: string,
+  phases: readonly string[],
+): Promise<RulesetJson[]> {
   const rulesets: RulesetJson[] = [];
-  for (const phase of source.phases) {
+  for (const phase of phases) {
     const path = `/zones/${zoneId}/rulesets/phases/${phase}/entrypoint`;
     const answer = await call(source, path);
     if (answer.envelope.success) rulesets.push(answer.envelope.result as RulesetJson);
     else if (answer.status !== 404 || !hasCode(answer, ENTRY_POINT_NOT_FOUND))
       throw failure(source, path, answer);
   }
-  if (rulesets.length === 0) throw nothingToExport(zoneId, source.phases);
-  return { zoneId, rulesets };
+  return rulesets;
+}
+
+/** The result of a GET that must succeed. */
+export async function getResult<T>(source: ApiConnection, path: string): Promise<T> {
+  const answer = await call(source, path);
+  if (!answer.envelope.success) throw failure(source, path, answer);
+  return answer.envelope.result as T;
+}
+
+/** Every item of a paginated list (`page`, `per_page` 100), page after page. */
+export async function getAllPages<T>(source: ApiConnection, path: string): Promise<T[]> {
+  const items: T[] = [];
+  const separator = path.includes('?') ? '&' : '?';
+  for (let page = 1; ; page++) {
+    const pagePath = `${path}${separator}page=${page}&per_page=100`;
+    const answer = await call(source, pagePath);
+    if (!answer.envelope.success) throw failure(source, pagePath, answer);
+    items.push(...(answer.envelope.result as T[]));
+    if (page >= (answer.envelope.result_info?.total_pages ?? 1)) return items;
+  }
+}
+
+/** The zone as `GET /zones/{id}` shows it (what an export needs of it). */
+export interface ZoneSummary {
+  id: string;
+  plan?: { id?: string; legacy_id?: string };
 }
 
 /** Checks the zone exists and the token reaches it, so that the error says so rather than "no entry point". */
-async function resolveZone(source: ApiSource): Promise<string> {
+export async function resolveZone(source: ApiConnection): Promise<ZoneSummary> {
   if (isZoneId(source.zone)) {
     const path = `/zones/${source.zone}`;
     const answer = await call(source, path);
@@ -62,22 +102,22 @@ async function resolveZone(source: ApiSource): Promise<string> {
       throw new ExportError(`zone ${source.zone} not found (HTTP 404: ${apiErrors(answer)})`);
     }
     if (!answer.envelope.success) throw failure(source, path, answer);
-    return source.zone;
+    return answer.envelope.result as ZoneSummary;
   }
   const path = `/zones?name=${encodeURIComponent(source.zone)}`;
   const answer = await call(source, path);
   if (!answer.envelope.success) throw failure(source, path, answer);
-  const zones = answer.envelope.result as { id: string }[];
+  const zones = answer.envelope.result as ZoneSummary[];
   const found = zones[0];
   if (found === undefined) {
     throw new ExportError(
       `no zone named '${escapeControlCharacters(source.zone)}' that this token reaches (--zone takes a zone id or name)`,
     );
   }
-  return found.id;
+  return found;
 }
 
-async function call(source: ApiSource, path: string): Promise<Answer> {
+async function call(source: ApiConnection, path: string): Promise<Answer> {
   const url = `${source.api}${path}`;
   let response: Response;
   try {
@@ -118,7 +158,7 @@ function apiErrors(answer: Answer): string {
   return escapeControlCharacters(errors.join('; ') || 'no error given');
 }
 
-function failure(source: ApiSource, path: string, answer: Answer): ExportError {
+export function failure(source: ApiConnection, path: string, answer: Answer): ExportError {
   const said = `HTTP ${answer.status}: ${apiErrors(answer)}`;
   if (
     answer.status === 401 ||

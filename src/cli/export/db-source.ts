@@ -1,12 +1,14 @@
 import { statSync } from 'node:fs';
+import type { ZoneFile } from '../../engine/zone/model.js';
 import { escapeControlCharacters } from '../../lang/escape.js';
 import { rulesetJson } from '../../service/rulesets/model.js';
+import { zoneFileFromStore } from '../../service/zone-file.js';
 import { openSqliteStore } from '../../store/sqlite.js';
-import type { ZoneRecord } from '../../store/store.js';
+import type { StoreTransaction, ZoneRecord } from '../../store/store.js';
 import { ExportError, isZoneId, nothingToExport, type ZoneEntryPoints } from './source.js';
 
 /**
- * Reads a zone's entry points straight from the database of `cfrules serve`, without a running service
+ * Reads a zone's entry points (or its whole zone file) straight from the database of `cfrules serve`, without a running service
  * or credentials: whoever can read the file can read everything in it anyway. The JSON is the API's own
  * (`rulesetJson`), so both sources export the same configuration. This module loads better-sqlite3, so
  * the export command imports it only for --db.
@@ -19,6 +21,26 @@ export interface DbSource {
 }
 
 export function readEntryPointsFromDb(source: DbSource): ZoneEntryPoints {
+  return inZone(source, (tx, zone) => {
+    const rulesets = source.phases.flatMap((phase) => {
+      const record = tx.rulesets.entryPoint(zone.id, phase);
+      return record === undefined ? [] : [rulesetJson(record)];
+    });
+    if (rulesets.length === 0) throw nothingToExport(zone.id, source.phases);
+    return { zoneId: zone.id, rulesets };
+  });
+}
+
+/** `cfrules export zone --db`: the zone file the service would simulate with (src/service/zone-file.ts). */
+export function readZoneFileFromDb(source: Omit<DbSource, 'phases'>): { zoneId: string; file: ZoneFile } {
+  return inZone(source, (tx, zone) => ({ zoneId: zone.id, file: zoneFileFromStore(tx, zone) }));
+}
+
+/** Opens the database, finds the zone (by id or name) and reads it in one transaction. */
+function inZone<T>(
+  source: { path: string; zone: string },
+  read: (tx: StoreTransaction, zone: ZoneRecord) => T,
+): T {
   // Opening a missing file would create an empty database: say it is missing instead.
   try {
     if (!statSync(source.path).isFile()) throw new ExportError(`${source.path} is not a database file`);
@@ -39,12 +61,7 @@ export function readEntryPointsFromDb(source: DbSource): ZoneEntryPoints {
         : tx.zones.getByName(source.zone);
       if (zone === undefined)
         throw new ExportError(`zone ${escapeControlCharacters(source.zone)} not found in ${source.path}`);
-      const rulesets = source.phases.flatMap((phase) => {
-        const record = tx.rulesets.entryPoint(zone.id, phase);
-        return record === undefined ? [] : [rulesetJson(record)];
-      });
-      if (rulesets.length === 0) throw nothingToExport(zone.id, source.phases);
-      return { zoneId: zone.id, rulesets };
+      return read(tx, zone);
     });
   } finally {
     store.close();

@@ -11,5 +11,5 @@ export {
   zonePackages,
 } from './catalogue.js';
 export type * from './model.js';
-export { ON_OFF_MODES, TRADITIONAL_MODES } from './model.js';
+export { ON_OFF_MODES, OVERRIDE_ACTIONS, TRADITIONAL_MODES } from './model.js';
 export type { MigrationTarget } from './targets.js';

@@ -12,6 +12,13 @@ export type TraditionalMode = (typeof TRADITIONAL_MODES)[number];
 export const ON_OFF_MODES = ['on', 'off'] as const;
 export type OnOffMode = (typeof ON_OFF_MODES)[number];
 
+/**
+ * What a URI-based override may set a group or rule to, and what its `rewrite_action` maps from and to
+ * (`default`: the rule's own mode).
+ */
+export const OVERRIDE_ACTIONS = ['challenge', 'block', 'simulate', 'disable', 'default'] as const;
+export type OverrideAction = (typeof OVERRIDE_ACTIONS)[number];
+
 export type Sensitivity = 'high' | 'medium' | 'low' | 'off';
 export type ActionMode = 'simulate' | 'block' | 'challenge';
 

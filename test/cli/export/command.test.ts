@@ -329,7 +329,10 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
       expect(run.code).toBe(2);
     };
     await usage(['export'], 'say what to export: cfrules export terraform --zone ZONE');
-    await usage(['export', 'pulumi', '--zone', ZONE], "unknown target 'pulumi': expected one of terraform");
+    await usage(
+      ['export', 'pulumi', '--zone', ZONE],
+      "unknown target 'pulumi': expected one of terraform, zone",
+    );
     await usage(['export', 'terraform'], '--zone ZONE is required: the id or the name of the zone to export');
     await usage(
       ['export', 'terraform', '--zone', ZONE],
