@@ -101,17 +101,9 @@ export interface FilterRecord {
 }
 
 /** The actions of a firewall rule (`log` on Enterprise only). */
-export const FIREWALL_RULE_ACTIONS = [
-  'block',
-  'challenge',
-  'js_challenge',
-  'managed_challenge',
-  'allow',
-  'log',
-  'bypass',
-] as const;
+import type { FirewallRuleAction } from '../scheme/actions.js';
 
-export type FirewallRuleAction = (typeof FIREWALL_RULE_ACTIONS)[number];
+export { FIREWALL_RULE_ACTIONS, type FirewallRuleAction } from '../scheme/actions.js';
 
 export interface FirewallRuleRecord {
   id: string;

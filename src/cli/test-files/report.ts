@@ -64,8 +64,10 @@ function textReport(results: CaseResult[], options: TestReportOptions): string {
 
 const xml = (text: string) =>
   text
-    // XML 1.0 cannot carry most control characters even escaped; show them as the CLI does elsewhere.
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, (c) => escapeControlCharacters(c))
+    // XML 1.0 cannot carry control characters even escaped; show them as the CLI does elsewhere.
+    .split('\n')
+    .map(escapeControlCharacters)
+    .join('\n')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -1,3 +1,4 @@
+import type { FirewallRuleAction } from '../../scheme/actions.js';
 import type { Plan } from '../../scheme/profile.js';
 
 /**
@@ -19,17 +20,6 @@ export interface ZoneFile {
   /** The migration's state as `GET /zones/{id}/waf_migration/status` returns it. */
   waf_migration?: WafMigrationEntry;
 }
-
-export const FIREWALL_RULE_ACTIONS = [
-  'log',
-  'bypass',
-  'allow',
-  'challenge',
-  'managed_challenge',
-  'js_challenge',
-  'block',
-] as const;
-export type FirewallRuleAction = (typeof FIREWALL_RULE_ACTIONS)[number];
 
 export interface FirewallRuleEntry {
   id?: string;

@@ -15,15 +15,9 @@ import { type ExpressionChecks, type FilterFields, readFilterFields } from './fi
 export const RULE_ACTIONS = FIREWALL_RULE_ACTIONS;
 
 /** What a `bypass` rule can bypass. */
-export const BYPASS_PRODUCTS = [
-  'zoneLockdown',
-  'uaBlock',
-  'bic',
-  'hot',
-  'securityLevel',
-  'rateLimit',
-  'waf',
-] as const;
+import { BYPASS_PRODUCTS } from '../../scheme/actions.js';
+
+export { BYPASS_PRODUCTS };
 
 export const RULE_LIMITS = { description: 500, ref: 50, maxPriority: 2_147_483_647 } as const;
 

@@ -1,3 +1,4 @@
+import type { RulesetPhase } from '../../scheme/actions.js';
 import type { Plan } from '../../scheme/profile.js';
 import type { RulesetHeader, RulesetRecord, RulesetRuleRecord } from '../../store/store.js';
 
@@ -6,35 +7,14 @@ import type { RulesetHeader, RulesetRecord, RulesetRuleRecord } from '../../stor
  * the actions each phase allows, limits, and the JSON of rulesets and rules.
  */
 
-/** Phases whose rulesets cfrules stores and checks; other Cloudflare phases are refused with 20207. */
-export const RULESET_PHASES = [
-  'http_request_firewall_custom',
-  'http_request_firewall_managed',
-  'http_ratelimit',
-] as const;
-export type RulesetPhase = (typeof RULESET_PHASES)[number];
-
-export const isRulesetPhase = (phase: string): phase is RulesetPhase =>
-  (RULESET_PHASES as readonly string[]).includes(phase);
-
-/** Every action the API knows of here; each phase allows some (PHASE_ACTIONS). */
-export const RULE_ACTIONS = [
-  'block',
-  'challenge',
-  'js_challenge',
-  'managed_challenge',
-  'log',
-  'skip',
-  'execute',
-] as const;
-export type RuleAction = (typeof RULE_ACTIONS)[number];
-
-export const PHASE_ACTIONS: Readonly<Record<RulesetPhase, readonly RuleAction[]>> = {
-  http_request_firewall_custom: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'],
-  // Managed rules are deployed, not written: execute a catalogue ruleset, or skip some of it.
-  http_request_firewall_managed: ['execute', 'skip'],
-  http_ratelimit: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'],
-};
+export {
+  isRulesetPhase,
+  PHASE_ACTIONS,
+  RULE_ACTIONS,
+  RULESET_PHASES,
+  type RuleAction,
+  type RulesetPhase,
+} from '../../scheme/actions.js';
 
 /** Rules a ruleset of the phase may hold, by plan (custom rules as for firewall rules). */
 export const PHASE_RULE_QUOTA: Readonly<Record<RulesetPhase, Readonly<Record<Plan, number>>>> = {

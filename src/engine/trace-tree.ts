@@ -1,0 +1,80 @@
+import type { RuleName, RulesetTrace, RuleTrace, SimulationResult, StageTrace } from './outcome.js';
+
+/**
+ * A simulation as a tree to read: each stage, the rules that matched (and, with `verbose`, those that did
+ * not), nested rulesets, and the decision on the last line. Rules that did not match or did not run are
+ * counted rather than listed unless `verbose`: a managed ruleset has hundreds.
+ */
+
+export interface TraceTreeOptions {
+  verbose?: boolean;
+  color?: boolean;
+}
+
+const STATUS_TEXT: Record<StageTrace['status'], string> = {
+  evaluated: '',
+  skipped: 'skipped',
+  not_reached: 'not reached (evaluation ended before it)',
+  off: 'off (nothing configured, or turned off by the migration)',
+};
+
+export function formatTrace(result: SimulationResult, options: TraceTreeOptions = {}): string {
+  const paint = (code: string, text: string) => (options.color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const lines: string[] = [];
+
+  const ruleLine = (rule: RuleTrace, indent: string): void => {
+    const label = rule.ref ?? rule.id;
+    const about = rule.description && rule.description !== label ? ` "${rule.description}"` : '';
+    let line = `${label}${about} (${rule.action})`;
+    if (rule.notRun) {
+      const by = rule.notRun.by ? ` by ${nameOf(rule.notRun.by)}` : '';
+      lines.push(`${indent}${paint('2', `- ${line}: ${rule.notRun.reason.replaceAll('_', ' ')}${by}`)}`);
+      return;
+    }
+    if (rule.score !== undefined) line += ` +${rule.score}`;
+    if (rule.terminated)
+      line += rule.action === 'allow' ? ' → ended the firewall rules' : ' → ended the evaluation';
+    const mark = rule.matched ? paint(rule.terminated ? '31' : '32', '✓') : '✗';
+    lines.push(`${indent}${mark} ${line}`);
+    if (rule.trace) items(rule.trace, `${indent}    `);
+  };
+
+  const items = (entries: (RulesetTrace | RuleTrace)[], indent: string): void => {
+    let unmatched = 0;
+    let notRun = 0;
+    for (const entry of entries) {
+      if (entry.type === 'ruleset') {
+        const score = entry.score === undefined ? '' : ` (score ${entry.score})`;
+        lines.push(`${indent}${entry.name ?? entry.id}${score}`);
+        items(entry.trace, `${indent}  `);
+        continue;
+      }
+      const shown = options.verbose || (entry.matched && !entry.notRun) || entry.terminated;
+      if (shown) ruleLine(entry, indent);
+      else if (entry.notRun) notRun++;
+      else unmatched++;
+    }
+    const hidden = [
+      ...(unmatched > 0 ? [`${unmatched} did not match`] : []),
+      ...(notRun > 0 ? [`${notRun} did not run`] : []),
+    ];
+    if (hidden.length > 0)
+      lines.push(`${indent}${paint('2', `… ${hidden.join(', ')} (--verbose lists them)`)}`);
+  };
+
+  for (const stage of result.trace) {
+    const status = STATUS_TEXT[stage.status];
+    const by = stage.skippedBy ? ` by ${nameOf(stage.skippedBy)}` : '';
+    lines.push(paint('1', stage.name) + (status ? paint('2', `: ${status}${by}`) : ''));
+    if (stage.status === 'evaluated') items(stage.trace, '  ');
+  }
+  const decision =
+    result.action === 'none'
+      ? 'none: no rule decided (the request goes on)'
+      : `${result.action} by ${nameOf(result.decidedBy as RuleName)} (${(result.decidedBy as RuleName).stage})`;
+  lines.push(`${paint('1', 'Result')}: ${decision}`);
+  return lines.join('\n');
+}
+
+const nameOf = (name: RuleName): string =>
+  name.ref ?? (name.description ? `${name.id} "${name.description}"` : name.id);

@@ -1,0 +1,414 @@
+import { compile, type Filter } from '../../eval/compile.js';
+import { formatDiagnostic } from '../../lang/diagnostics.js';
+import { BYPASS_PRODUCTS, isRulesetPhase, PHASE_ACTIONS } from '../../scheme/actions.js';
+import type { Phase, Plan } from '../../scheme/profile.js';
+import { findManagedRuleset } from '../managed/catalogue.js';
+import { compiledRules } from '../managed/evaluate.js';
+import { deployedSettings, type ExecuteOverrides } from '../managed/overrides.js';
+import { type RuleMatcher, ruleByRuleMatcher } from '../matcher.js';
+import { type RuleName, STAGES, type Stage } from '../outcome.js';
+import { checkPreviousWaf } from '../previous-waf/simulate.js';
+import type { FirewallRuleEntry, RulesetEntry, RulesetRuleEntry, ZoneFile } from './model.js';
+import type {
+  FirewallRuleStep,
+  ManagedExecution,
+  RulesetProgram,
+  RulesetRuleStep,
+  SkipTargets,
+  ZoneProgram,
+} from './program.js';
+import { readZone } from './read.js';
+import { isObject, segment } from './shape.js';
+import type { CompileZoneOptions, ZoneProblem } from './types.js';
+
+/**
+ * Compiles a zone file into a ZoneProgram: checks what the shape cannot (expressions in their plan and
+ * phase, actions per phase, what execute and skip name), orders the firewall rules, resolves managed
+ * overrides, and puts every expression in one list of filters for the matcher.
+ */
+
+export interface CompiledProgram {
+  program: ZoneProgram;
+  rules: RuleName[];
+  filters: Filter[];
+  matcher: RuleMatcher;
+}
+
+/** The one place that picks how rule expressions are matched (the indexed program, or rule by rule). */
+export function matcherFor(filters: readonly Filter[], _options: CompileZoneOptions): RuleMatcher {
+  return ruleByRuleMatcher(filters);
+}
+
+/** Firewall rules of equal priority run in this order of their actions (Cloudflare's precedence). */
+const ACTION_PRECEDENCE = [
+  'log',
+  'bypass',
+  'allow',
+  'challenge',
+  'managed_challenge',
+  'js_challenge',
+  'block',
+];
+
+export function compileProgram(
+  json: unknown,
+  options: CompileZoneOptions = {},
+): { ok: true; compiled: CompiledProgram } | { ok: false; problems: ZoneProblem[] } {
+  const read = readZone(json);
+  if (!read.ok) return read;
+  return new ZoneCompiler(read.zone, options).run();
+}
+
+class ZoneCompiler {
+  readonly problems: ZoneProblem[] = [];
+  readonly rules: RuleName[] = [];
+  readonly filters: Filter[] = [];
+  readonly plan: Plan;
+  private readonly ids = new Map<string, string>();
+  private readonly customRulesets = new Map<string, { entry: RulesetEntry; path: string }>();
+  /** Custom rulesets being compiled, to refuse execute cycles. */
+  private readonly compiling = new Set<string>();
+
+  constructor(
+    readonly zone: ZoneFile,
+    readonly options: CompileZoneOptions,
+  ) {
+    this.plan = zone.plan ?? 'enterprise';
+  }
+
+  run(): { ok: true; compiled: CompiledProgram } | { ok: false; problems: ZoneProblem[] } {
+    const firewallRules = this.firewallRules();
+    const entryPoints = this.entryPoints();
+    const migration = this.zone.waf_migration;
+    const program: ZoneProgram = {
+      firewallRules,
+      entryPoints,
+      newWaf: migration === undefined || migration.new_waf_status === 'enabled',
+    };
+    const previousWafOn =
+      this.zone.previous_waf !== undefined &&
+      (migration === undefined || migration.old_waf_status === 'enabled');
+    if (previousWafOn && this.zone.previous_waf) {
+      program.previousWaf = { config: this.zone.previous_waf, pageRules: this.zone.page_rules ?? [] };
+    }
+    this.problems.push(...checkPreviousWaf(this.zone.previous_waf, this.zone.page_rules));
+    if (this.problems.length > 0) return { ok: false, problems: this.problems };
+    const matcher = matcherFor(this.filters, this.options);
+    return { ok: true, compiled: { program, rules: this.rules, filters: this.filters, matcher } };
+  }
+
+  private problem(path: string, code: string, message: string): void {
+    this.problems.push({ path, code, message });
+  }
+
+  /** A rule id used twice would make test files and replay counts ambiguous. */
+  private claimId(id: string | undefined, path: string): void {
+    if (id === undefined || id === '') return;
+    const first = this.ids.get(id);
+    if (first !== undefined)
+      this.problem(`${path}/id`, 'duplicate-id', `the id ${id} is also used at ${first}`);
+    else this.ids.set(id, path);
+  }
+
+  /** Compiles an expression in its plan and phase; its index in the filters, or -1 when invalid. */
+  private expression(source: string, phase: Phase, path: string, name: RuleName): number {
+    const result = compile(source, {
+      plan: this.plan,
+      phase,
+      lints: false,
+      ...(this.options.regexEngine ? { regexEngine: this.options.regexEngine } : {}),
+    });
+    if (!result.ok) {
+      const errors = result.diagnostics.filter((d) => d.severity === 'error');
+      this.problem(
+        path,
+        'invalid-expression',
+        errors.map((diagnostic) => formatDiagnostic(source, diagnostic)).join('\n'),
+      );
+      return -1;
+    }
+    return this.add(name, result.filter);
+  }
+
+  private add(name: RuleName, filter: Filter): number {
+    this.rules.push(name);
+    this.filters.push(filter);
+    return this.filters.length - 1;
+  }
+
+  private firewallRules(): FirewallRuleStep[] {
+    const steps: (FirewallRuleStep & { priority: number | null; order: number })[] = [];
+    (this.zone.firewall_rules ?? []).forEach((rule: FirewallRuleEntry, order) => {
+      const path = `/firewall_rules/${order}`;
+      this.claimId(rule.id, path);
+      const name: RuleName = {
+        id: rule.id ?? rule.ref ?? path,
+        ...(rule.ref ? { ref: rule.ref } : {}),
+        ...(rule.description ? { description: rule.description } : {}),
+        stage: 'firewall_rules',
+      };
+      for (const [i, product] of (rule.products ?? []).entries()) {
+        if (!(BYPASS_PRODUCTS as readonly string[]).includes(product))
+          this.problem(
+            `${path}/products/${i}`,
+            'invalid-value',
+            `expected one of ${BYPASS_PRODUCTS.join(', ')}`,
+          );
+      }
+      const index = this.expression(
+        rule.filter.expression,
+        'firewall_rules',
+        `${path}/filter/expression`,
+        name,
+      );
+      steps.push({
+        index,
+        name,
+        expression: rule.filter.expression,
+        action: rule.action,
+        paused: rule.paused === true || rule.filter.paused === true,
+        products: rule.action === 'bypass' ? (rule.products ?? []) : [],
+        priority: rule.priority ?? null,
+        order,
+      });
+    });
+    // Priority ascending, rules without one after; ties by action precedence, then file order.
+    steps.sort(
+      (a, b) =>
+        (a.priority ?? Number.POSITIVE_INFINITY) - (b.priority ?? Number.POSITIVE_INFINITY) ||
+        ACTION_PRECEDENCE.indexOf(a.action) - ACTION_PRECEDENCE.indexOf(b.action) ||
+        a.order - b.order,
+    );
+    return steps.map(({ priority: _priority, order: _order, ...step }) => step);
+  }
+
+  private entryPoints(): ZoneProgram['entryPoints'] {
+    const rulesets = this.zone.rulesets ?? [];
+    const entries: { entry: RulesetEntry; path: string }[] = [];
+    rulesets.forEach((entry, i) => {
+      const path = `/rulesets/${i}`;
+      this.claimId(entry.id, path);
+      if (!isRulesetPhase(entry.phase)) {
+        this.problem(
+          `${path}/phase`,
+          'unsupported-phase',
+          `cfrules simulates the phases http_request_firewall_custom, http_ratelimit and http_request_firewall_managed; got ${entry.phase}`,
+        );
+        return;
+      }
+      if (entry.kind === 'custom') this.customRulesets.set(entry.id, { entry, path });
+      else if (entry.kind === 'zone') entries.push({ entry, path });
+      else
+        this.problem(
+          `${path}/kind`,
+          'invalid-value',
+          'a zone file holds entry points (zone) and custom rulesets',
+        );
+    });
+    const result: ZoneProgram['entryPoints'] = {};
+    for (const { entry, path } of entries) {
+      const stage = entry.phase as Stage;
+      if (result[stage]) {
+        this.problem(
+          `${path}/phase`,
+          'duplicate-entry-point',
+          `the zone has two entry points for ${entry.phase}`,
+        );
+        continue;
+      }
+      result[stage] = this.ruleset(entry, path);
+    }
+    return result;
+  }
+
+  private ruleset(entry: RulesetEntry, path: string): RulesetProgram {
+    return {
+      id: entry.id,
+      ...(entry.name ? { name: entry.name } : {}),
+      kind: entry.kind,
+      rules: entry.rules.map((rule, i) => this.rulesetRule(entry, rule, `${path}/rules/${i}`)),
+    };
+  }
+
+  private rulesetRule(ruleset: RulesetEntry, rule: RulesetRuleEntry, path: string): RulesetRuleStep {
+    const phase = ruleset.phase as keyof typeof PHASE_ACTIONS;
+    this.claimId(rule.id, path);
+    const name: RuleName = {
+      id: rule.id ?? rule.ref ?? path,
+      ...(rule.ref ? { ref: rule.ref } : {}),
+      ...(rule.description ? { description: rule.description } : {}),
+      ruleset: ruleset.id,
+      stage: phase,
+    };
+    // Custom rulesets a custom entry point executes are the zone file's addition to what the API stores.
+    const allowed: readonly string[] =
+      phase === 'http_request_firewall_custom' ? [...PHASE_ACTIONS[phase], 'execute'] : PHASE_ACTIONS[phase];
+    if (!allowed.includes(rule.action)) {
+      this.problem(
+        `${path}/action`,
+        'invalid-value',
+        `the ${phase} phase allows the actions ${allowed.join(', ')}`,
+      );
+    }
+    const index = this.expression(rule.expression, phase, `${path}/expression`, name);
+    const step: RulesetRuleStep = {
+      index,
+      name,
+      expression: rule.expression,
+      action: rule.action,
+      enabled: rule.enabled !== false,
+    };
+    const parameters = rule.action_parameters ?? {};
+    if (rule.action === 'skip') step.skip = this.skipTargets(parameters, `${path}/action_parameters`);
+    if (rule.action === 'execute') this.execute(step, phase, parameters, `${path}/action_parameters`);
+    return step;
+  }
+
+  private skipTargets(parameters: Record<string, unknown>, path: string): SkipTargets {
+    const strings = (key: string): string[] => {
+      const value = parameters[key];
+      if (value === undefined) return [];
+      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
+      this.problem(`${path}/${key}`, 'invalid-value', 'expected an array of strings');
+      return [];
+    };
+    const rules: string[] = [];
+    if (parameters.rules !== undefined) {
+      if (!isObject(parameters.rules))
+        this.problem(`${path}/rules`, 'invalid-value', 'expected {"<ruleset id>": ["<rule id>", …]}');
+      else
+        for (const [rulesetId, ids] of Object.entries(parameters.rules)) {
+          if (!Array.isArray(ids))
+            this.problem(
+              `${path}/rules${segment(rulesetId)}`,
+              'invalid-value',
+              'expected an array of rule ids',
+            );
+          else for (const id of ids) rules.push(`${rulesetId}/${String(id)}`);
+        }
+    }
+    const known = ['ruleset', 'phases', 'products', 'rulesets', 'rules'];
+    for (const key of Object.keys(parameters)) {
+      if (!known.includes(key))
+        this.problem(
+          `${path}${segment(key)}`,
+          'unknown-key',
+          `unknown key '${key}' (known: ${known.join(', ')})`,
+        );
+    }
+    if (parameters.ruleset !== undefined && parameters.ruleset !== 'current')
+      this.problem(`${path}/ruleset`, 'invalid-value', 'the only value is "current"');
+    const stages = strings('phases');
+    stages.forEach((stage, i) => {
+      if (!(STAGES as readonly string[]).includes(stage) && stage !== 'http_request_sbfm')
+        this.problem(
+          `${path}/phases/${i}`,
+          'invalid-value',
+          `expected one of ${STAGES.slice(1, 4).join(', ')}, http_request_sbfm`,
+        );
+    });
+    const products = strings('products');
+    products.forEach((product, i) => {
+      if (!(BYPASS_PRODUCTS as readonly string[]).includes(product))
+        this.problem(
+          `${path}/products/${i}`,
+          'invalid-value',
+          `expected one of ${BYPASS_PRODUCTS.join(', ')}`,
+        );
+    });
+    return {
+      currentRuleset: parameters.ruleset === 'current',
+      stages: stages as Stage[],
+      products,
+      rulesets: strings('rulesets'),
+      rules,
+    };
+  }
+
+  private execute(
+    step: RulesetRuleStep,
+    phase: string,
+    parameters: Record<string, unknown>,
+    path: string,
+  ): void {
+    const id = parameters.id;
+    if (typeof id !== 'string') {
+      this.problem(`${path}/id`, 'missing-key', 'execute needs the id of the ruleset to run');
+      return;
+    }
+    const managed = findManagedRuleset(id);
+    if (managed) {
+      if (phase !== 'http_request_firewall_managed')
+        this.problem(
+          `${path}/id`,
+          'invalid-value',
+          'managed rulesets run in the http_request_firewall_managed phase',
+        );
+      step.executesManaged = this.managedExecution(managed.id, parameters.overrides, `${path}/overrides`);
+      return;
+    }
+    const custom = this.customRulesets.get(id);
+    if (!custom) {
+      this.problem(
+        `${path}/id`,
+        'unknown-ruleset',
+        `no custom ruleset of the zone file nor managed ruleset has the id ${id}`,
+      );
+      return;
+    }
+    if (this.compiling.has(id)) {
+      this.problem(
+        `${path}/id`,
+        'execute-cycle',
+        `the ruleset ${id} executes itself (through the rulesets it executes)`,
+      );
+      return;
+    }
+    this.compiling.add(id);
+    step.executesCustom = this.ruleset(custom.entry, custom.path);
+    this.compiling.delete(id);
+  }
+
+  private managedExecution(
+    rulesetId: string,
+    overrides: unknown,
+    path: string,
+  ): ManagedExecution | undefined {
+    const ruleset = findManagedRuleset(rulesetId);
+    if (!ruleset) return undefined;
+    if (overrides !== undefined && !isObject(overrides)) {
+      this.problem(path, 'invalid-value', 'expected an object: {action?, enabled?, categories?, rules?}');
+      return undefined;
+    }
+    const read = (overrides ?? {}) as ExecuteOverrides;
+    const knownRules = new Set(ruleset.rules.map((rule) => rule.id));
+    const knownCategories = new Set(ruleset.rules.flatMap((rule) => rule.categories));
+    (read.rules ?? []).forEach((override, i) => {
+      if (!knownRules.has(override.id))
+        this.problem(
+          `${path}/rules/${i}/id`,
+          'unknown-rule',
+          `the ${ruleset.name} has no rule ${override.id}`,
+        );
+    });
+    (read.categories ?? []).forEach((override, i) => {
+      if (!knownCategories.has(override.category))
+        this.problem(
+          `${path}/categories/${i}/category`,
+          'unknown-category',
+          `the ${ruleset.name} has no rule in the category ${override.category}`,
+        );
+    });
+    const rules = compiledRules(ruleset).map(({ rule, filter }) => {
+      const settings = deployedSettings(rule, read);
+      const name: RuleName = {
+        id: rule.id,
+        description: rule.description,
+        ruleset: ruleset.id,
+        stage: 'http_request_firewall_managed',
+      };
+      return { index: this.add(name, filter), name, rule, ...settings };
+    });
+    return { ruleset, rules };
+  }
+}

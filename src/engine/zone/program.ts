@@ -1,0 +1,73 @@
+import type { ManagedRule, ManagedRuleset } from '../managed/model.js';
+import type { RuleName, Stage } from '../outcome.js';
+import type { PageRuleEntry, PreviousWafEntry } from './model.js';
+
+/**
+ * A zone file compiled for simulation: every stage's rules in evaluation order, each rule pointing at its
+ * expression by index in the zone's one list of filters (what the matcher answers about).
+ */
+
+export interface FirewallRuleStep {
+  index: number;
+  name: RuleName;
+  expression: string;
+  action: string;
+  paused: boolean;
+  products: readonly string[];
+}
+
+/** What a `skip` rule skips (its action_parameters, read). */
+export interface SkipTargets {
+  currentRuleset: boolean;
+  stages: readonly Stage[];
+  products: readonly string[];
+  rulesets: readonly string[];
+  /** `rulesetId/ruleId`. */
+  rules: readonly string[];
+}
+
+export interface RulesetRuleStep {
+  index: number;
+  name: RuleName;
+  expression: string;
+  action: string;
+  enabled: boolean;
+  skip?: SkipTargets;
+  /** `execute` of a custom ruleset of the zone file. */
+  executesCustom?: RulesetProgram;
+  /** `execute` of a catalogue managed ruleset, with its overrides applied. */
+  executesManaged?: ManagedExecution;
+}
+
+export interface RulesetProgram {
+  id: string;
+  name?: string;
+  kind: string;
+  rules: RulesetRuleStep[];
+}
+
+/** A managed rule as one execute rule deploys it: overrides resolved. */
+export interface DeployedManagedRule {
+  index: number;
+  name: RuleName;
+  rule: ManagedRule;
+  enabled: boolean;
+  /** Disabled by a `paranoia-level-N` category override (OWASP), which the trace says. */
+  aboveParanoiaLevel: boolean;
+  action: string;
+  scoreThreshold?: number;
+}
+
+export interface ManagedExecution {
+  ruleset: ManagedRuleset;
+  rules: DeployedManagedRule[];
+}
+
+export interface ZoneProgram {
+  firewallRules: FirewallRuleStep[];
+  /** Entry points by stage. */
+  entryPoints: Partial<Record<Stage, RulesetProgram>>;
+  /** Whether the new WAF (managed phase) and the previous WAF run, from the migration state. */
+  newWaf: boolean;
+  previousWaf?: { config: PreviousWafEntry; pageRules: readonly PageRuleEntry[] };
+}

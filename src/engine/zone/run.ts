@@ -1,0 +1,322 @@
+import type { RequestContext } from '../../eval/context.js';
+import type {
+  FinalAction,
+  RuleName,
+  RulesetTrace,
+  RuleTrace,
+  SimulationResult,
+  Stage,
+  StageTrace,
+} from '../outcome.js';
+import { STAGES } from '../outcome.js';
+import { evaluatePreviousWaf } from '../previous-waf/simulate.js';
+import type {
+  DeployedManagedRule,
+  FirewallRuleStep,
+  ManagedExecution,
+  RulesetProgram,
+  RulesetRuleStep,
+  ZoneProgram,
+} from './program.js';
+
+/**
+ * One request through a compiled zone (docs/engine.md, "How a request is evaluated"). The stages run in
+ * order; a rule that ends the request leaves the later stages `not_reached`. Without a trace the same
+ * decisions are taken and only the trace is not built (replay).
+ */
+
+type Items = (RulesetTrace | RuleTrace)[];
+
+/** Actions that end the request when a rule takes them (log, skip and execute go on). */
+const ENDING = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
+
+export class RequestRun {
+  action: FinalAction = 'none';
+  decidedBy?: RuleName;
+  readonly matched: RuleName[] = [];
+  readonly skipped: { target: string; by: RuleName }[] = [];
+  private readonly skippedStages = new Map<Stage, RuleName>();
+  private readonly skippedRulesets = new Map<string, RuleName>();
+  private readonly skippedRules = new Map<string, RuleName>();
+  /** A rule ended the request: nothing after it runs. */
+  private ended = false;
+  private readonly stages: StageTrace[] = [];
+
+  constructor(
+    private readonly program: ZoneProgram,
+    private readonly context: RequestContext,
+    private readonly match: (index: number) => boolean,
+    private readonly tracing: boolean,
+  ) {}
+
+  run(): SimulationResult {
+    for (const stage of STAGES) this.stage(stage);
+    return {
+      action: this.action,
+      ...(this.decidedBy ? { decidedBy: this.decidedBy } : {}),
+      matched: this.matched,
+      skipped: this.skipped,
+      trace: this.stages,
+    };
+  }
+
+  private stage(name: Stage): void {
+    const items: Items = [];
+    const record = (status: StageTrace['status'], skippedBy?: RuleName) => {
+      if (this.tracing)
+        this.stages.push({ type: 'stage', name, status, ...(skippedBy ? { skippedBy } : {}), trace: items });
+    };
+    if (!this.configured(name)) record('off');
+    else if (this.ended) record('not_reached');
+    else if (this.skippedStages.has(name)) record('skipped', this.skippedStages.get(name));
+    else if (name === 'firewall_rules') {
+      this.firewallRules(items);
+      record('evaluated');
+    } else if (name === 'previous_waf') {
+      const offBy = this.previousWaf(items);
+      record(offBy ? 'skipped' : 'evaluated', offBy);
+    } else {
+      this.ruleset(this.program.entryPoints[name] as RulesetProgram, name, items);
+      record('evaluated');
+    }
+  }
+
+  private configured(name: Stage): boolean {
+    if (name === 'firewall_rules') return this.program.firewallRules.length > 0;
+    if (name === 'previous_waf') return this.program.previousWaf !== undefined;
+    if (name === 'http_request_firewall_managed' && !this.program.newWaf) return false;
+    return this.program.entryPoints[name] !== undefined;
+  }
+
+  private matchedRule(name: RuleName): void {
+    this.matched.push(name);
+  }
+
+  private decide(action: FinalAction, by: RuleName, ends: boolean): void {
+    this.action = action;
+    this.decidedBy = by;
+    if (ends) this.ended = true;
+  }
+
+  private firewallRules(items: Items): void {
+    for (const rule of this.program.firewallRules) {
+      if (rule.paused) {
+        this.trace(items, rule, false, { notRun: { reason: 'paused' } });
+        continue;
+      }
+      const matched = this.match(rule.index);
+      if (!matched) {
+        this.trace(items, rule, false);
+        continue;
+      }
+      this.matchedRule(rule.name);
+      if (rule.action === 'log') {
+        this.trace(items, rule, true);
+      } else if (rule.action === 'bypass') {
+        this.skipProducts(rule.products, rule.name);
+        this.trace(items, rule, true);
+      } else {
+        // allow ends the firewall rules only; the others end the request.
+        const endsRequest = rule.action !== 'allow';
+        this.decide(rule.action as FinalAction, rule.name, endsRequest);
+        this.trace(items, rule, true, { terminated: true });
+        return;
+      }
+    }
+  }
+
+  private skipProducts(products: readonly string[], by: RuleName): void {
+    for (const product of products) {
+      this.skipped.push({ target: product, by });
+      // The previous WAF is the product `waf`; the others are not simulated (docs/engine.md).
+      if (product === 'waf' && !this.skippedStages.has('previous_waf'))
+        this.skippedStages.set('previous_waf', by);
+    }
+  }
+
+  /** Runs a ruleset's rules in order; false when the request ended. */
+  private ruleset(ruleset: RulesetProgram, stage: Stage, items: Items): void {
+    for (const rule of ruleset.rules) {
+      if (this.ended) return;
+      if (!rule.enabled) {
+        this.trace(items, rule, false, { notRun: { reason: 'disabled' } });
+        continue;
+      }
+      if (!this.match(rule.index)) {
+        this.trace(items, rule, false);
+        continue;
+      }
+      if (rule.action === 'skip' && rule.skip) {
+        this.matchedRule(rule.name);
+        this.trace(items, rule, true);
+        const skip = rule.skip;
+        for (const target of skip.stages) this.skipStage(target, rule.name);
+        this.skipProducts(skip.products, rule.name);
+        for (const id of skip.rulesets) {
+          this.skippedRulesets.set(id, rule.name);
+          this.skipped.push({ target: id, by: rule.name });
+        }
+        for (const key of skip.rules) this.skippedRules.set(key, rule.name);
+        if (skip.currentRuleset) {
+          this.skipped.push({ target: `ruleset ${ruleset.id}`, by: rule.name });
+          return;
+        }
+        continue;
+      }
+      if (rule.action === 'execute') {
+        this.executeRule(rule, stage, items);
+        continue;
+      }
+      this.matchedRule(rule.name);
+      // One request is not a rate: rate limiting rules show that they match, and never decide.
+      if (ENDING.has(rule.action) && stage !== 'http_ratelimit') {
+        this.decide(rule.action as FinalAction, rule.name, true);
+        this.trace(items, rule, true, { terminated: true });
+        return;
+      }
+      this.trace(items, rule, true);
+    }
+  }
+
+  private skipStage(target: Stage, by: RuleName): void {
+    if (!this.skippedStages.has(target)) this.skippedStages.set(target, by);
+    this.skipped.push({ target, by });
+  }
+
+  private executeRule(rule: RulesetRuleStep, stage: Stage, items: Items): void {
+    const managed = rule.executesManaged;
+    const target = managed?.ruleset.id ?? rule.executesCustom?.id;
+    const skippedBy = target === undefined ? undefined : this.skippedRulesets.get(target);
+    if (skippedBy) {
+      this.trace(items, rule, true, { notRun: { reason: 'skipped', by: skippedBy } });
+      return;
+    }
+    this.matchedRule(rule.name);
+    const nested: Items = [];
+    if (managed) this.managed(managed, nested);
+    else if (rule.executesCustom) {
+      const custom = rule.executesCustom;
+      const inner: Items = [];
+      this.ruleset(custom, stage, inner);
+      if (this.tracing)
+        nested.push({
+          type: 'ruleset',
+          id: custom.id,
+          ...(custom.name ? { name: custom.name } : {}),
+          kind: custom.kind,
+          trace: inner,
+        });
+    }
+    this.trace(items, rule, true, { trace: nested, ...(this.ended ? { terminated: true } : {}) });
+  }
+
+  private managed(execution: ManagedExecution, items: Items): void {
+    const { ruleset } = execution;
+    const inner: Items = [];
+    let score = 0;
+    let scoring = false;
+    for (const deployed of execution.rules) {
+      if (this.ended) break;
+      const { rule } = deployed;
+      const skippedBy = this.skippedRules.get(`${ruleset.id}/${rule.id}`);
+      if (skippedBy) {
+        this.managedTrace(inner, deployed, false, { notRun: { reason: 'skipped', by: skippedBy } });
+        continue;
+      }
+      if (!deployed.enabled) {
+        const reason = deployed.aboveParanoiaLevel ? 'below_paranoia_level' : 'disabled';
+        this.managedTrace(inner, deployed, false, { notRun: { reason } });
+        continue;
+      }
+      if (rule.kind === 'scoring') {
+        scoring = true;
+        const matched = this.match(deployed.index);
+        if (matched) {
+          score += rule.score;
+          this.matchedRule(deployed.name);
+        }
+        this.managedTrace(inner, deployed, matched, matched ? { score: rule.score } : {});
+        continue;
+      }
+      // The anomaly rule matches when the score of the rules before it reaches its threshold.
+      const matched =
+        rule.kind === 'anomaly'
+          ? score >= (deployed.scoreThreshold ?? rule.scoreThreshold) && this.match(deployed.index)
+          : this.match(deployed.index);
+      if (!matched) {
+        this.managedTrace(inner, deployed, false);
+        continue;
+      }
+      this.matchedRule(deployed.name);
+      if (ENDING.has(deployed.action)) {
+        this.decide(deployed.action as FinalAction, deployed.name, true);
+        this.managedTrace(inner, deployed, true, { terminated: true });
+        break;
+      }
+      this.managedTrace(inner, deployed, true);
+    }
+    if (this.tracing)
+      items.push({
+        type: 'ruleset',
+        id: ruleset.id,
+        name: ruleset.name,
+        kind: ruleset.kind,
+        ...(scoring ? { score } : {}),
+        trace: inner,
+      });
+  }
+
+  private previousWaf(items: Items): RuleName | undefined {
+    const previous = this.program.previousWaf;
+    if (!previous) return undefined;
+    const outcome = evaluatePreviousWaf(previous.config, previous.pageRules, this.context);
+    if (outcome.offBy !== undefined) {
+      const by: RuleName = { id: outcome.offBy, description: 'page rule: WAF off', stage: 'previous_waf' };
+      this.skipped.push({ target: 'previous_waf', by });
+      return by;
+    }
+    this.matched.push(...outcome.matched);
+    if (outcome.action && outcome.decidedBy)
+      this.decide(outcome.action, outcome.decidedBy, outcome.action !== 'allow');
+    if (this.tracing) items.push(...outcome.trace);
+    return undefined;
+  }
+
+  private trace(
+    items: Items,
+    rule: FirewallRuleStep | RulesetRuleStep,
+    matched: boolean,
+    extra: Partial<RuleTrace> = {},
+  ): void {
+    if (!this.tracing) return;
+    const { name } = rule;
+    items.push({
+      type: 'rule',
+      id: name.id,
+      ...(name.ref ? { ref: name.ref } : {}),
+      ...(name.description ? { description: name.description } : {}),
+      expression: rule.expression,
+      action: rule.action,
+      matched,
+      ...extra,
+    });
+  }
+
+  private managedTrace(
+    items: Items,
+    deployed: DeployedManagedRule,
+    matched: boolean,
+    extra: Partial<RuleTrace> = {},
+  ): void {
+    if (!this.tracing) return;
+    items.push({
+      type: 'rule',
+      id: deployed.rule.id,
+      description: deployed.rule.description,
+      expression: deployed.rule.expression,
+      action: deployed.action,
+      matched,
+      ...extra,
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import { layoutFor, RequestContext } from '../../eval/context.js';
+import type { SampleRequest } from '../../request/index.js';
+import { cloudflareScheme } from '../../scheme/scheme.js';
+import type { SimulationResult } from '../outcome.js';
+import { compileProgram } from './compile.js';
+import { RequestRun } from './run.js';
+import type {
+  CompiledZone,
+  CompileZoneOptions,
+  CompileZoneResult,
+  SimulateOptions,
+  ZoneProblem,
+} from './types.js';
+
+/** Compiles a zone file (parsed JSON or YAML) once, for many requests. Never throws on bad input. */
+export function compileZone(json: unknown, options: CompileZoneOptions = {}): CompileZoneResult {
+  const result = compileProgram(json, options);
+  if (!result.ok) return result;
+  const { program, rules, filters, matcher } = result.compiled;
+  // Every expression is compiled against Cloudflare's scheme, so one layout serves the whole zone.
+  const layout = layoutFor(cloudflareScheme);
+  const zone: CompiledZone = {
+    rules,
+    filters,
+    simulate(
+      request: SampleRequest | RequestContext,
+      simulateOptions: SimulateOptions = {},
+    ): SimulationResult {
+      const context = request instanceof RequestContext ? request : layout.context(request);
+      const run = new RequestRun(
+        program,
+        context,
+        matcher.forRequest(context),
+        simulateOptions.trace !== false,
+      );
+      return run.run();
+    },
+  };
+  return { ok: true, zone, warnings: [] };
+}
+
+/** A zone file that cannot be simulated, with every problem and its JSON pointer. */
+export class ZoneError extends Error {
+  constructor(readonly problems: ZoneProblem[]) {
+    super(
+      `the zone file cannot be simulated:\n${problems.map((problem) => `  ${problem.path || '(zone)'}: ${problem.message}`).join('\n')}`,
+    );
+    this.name = 'ZoneError';
+  }
+}
+
+const compiledZones = new WeakMap<object, CompiledZone>();
+
+/**
+ * What the zone does to one request. The zone is compiled on first use and kept for as long as the zone
+ * object lives; throws ZoneError (and nothing else) when it cannot be compiled.
+ */
+export function simulate(
+  zone: unknown,
+  request: SampleRequest | RequestContext,
+  options: SimulateOptions = {},
+): SimulationResult {
+  let compiled = typeof zone === 'object' && zone !== null ? compiledZones.get(zone) : undefined;
+  if (!compiled) {
+    const result = compileZone(zone);
+    if (!result.ok) throw new ZoneError(result.problems);
+    compiled = result.zone;
+    if (typeof zone === 'object' && zone !== null) compiledZones.set(zone, compiled);
+  }
+  return compiled.simulate(request, options);
+}
