@@ -68,6 +68,8 @@ class ZoneCompiler {
   private readonly customRulesets = new Map<string, { entry: RulesetEntry; path: string }>();
   /** Custom rulesets being compiled, to refuse execute cycles. */
   private readonly compiling = new Set<string>();
+  /** Custom rulesets compiled, once each however many rules execute them. */
+  private readonly compiledCustom = new Map<string, RulesetProgram>();
 
   constructor(
     readonly zone: ZoneFile,
@@ -218,6 +220,8 @@ class ZoneCompiler {
       }
       result[stage] = this.ruleset(entry, path);
     }
+    // Rulesets no entry point executes are checked all the same: a mistake in them is still a mistake.
+    for (const id of this.customRulesets.keys()) this.customRuleset(id);
     return result;
   }
 
@@ -364,9 +368,21 @@ class ZoneCompiler {
       );
       return;
     }
-    this.compiling.add(id);
-    step.executesCustom = this.ruleset(custom.entry, custom.path);
-    this.compiling.delete(id);
+    step.executesCustom = this.customRuleset(id);
+  }
+
+  /** A custom ruleset, compiled once however many rules execute it. */
+  private customRuleset(id: string): RulesetProgram | undefined {
+    const custom = this.customRulesets.get(id);
+    if (!custom) return undefined;
+    let program = this.compiledCustom.get(id);
+    if (!program) {
+      this.compiling.add(id);
+      program = this.ruleset(custom.entry, custom.path);
+      this.compiling.delete(id);
+      this.compiledCustom.set(id, program);
+    }
+    return program;
   }
 
   private managedExecution(
