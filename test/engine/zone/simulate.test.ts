@@ -59,6 +59,13 @@ const executeManaged = (ref: string, id: string, overrides?: Record<string, unkn
   action_parameters: { id, ...(overrides ? { overrides } : {}) },
 });
 
+/** An entry of a stage's trace (an execute rule, with its nested rulesets). */
+function entry<T>(result: SimulationResult, stage: number, index: number): T {
+  const item = result.trace[stage]?.trace[index];
+  if (!item) throw new Error(`no trace entry ${stage}/${index}`);
+  return item as T;
+}
+
 const refs = (result: SimulationResult) => result.matched.map((name) => name.ref ?? name.id);
 
 describe('firewall rules', () => {
@@ -266,8 +273,8 @@ describe('rulesets', () => {
     };
     const result = simulate(skipRule, sqli);
     expect(result.decidedBy?.id).not.toBe(SQLI_UNION);
-    const nested = (result.trace[3]?.trace[1] as { trace: { trace: { id: string; notRun?: unknown }[] }[] })
-      .trace[0]?.trace;
+    const nested = entry<{ trace: { trace: { id: string; notRun?: unknown }[] }[] }>(result, 3, 1).trace[0]
+      ?.trace;
     expect(nested?.find((r) => r.id === SQLI_UNION)).toMatchObject({ notRun: { reason: 'skipped' } });
   });
 
@@ -354,8 +361,7 @@ describe('rulesets', () => {
       ],
     });
     const low = simulate(owasp(1000), sqli);
-    const ruleset = (low.trace[3]?.trace[0] as { trace: { score: number; trace: { score?: number }[] }[] })
-      .trace[0];
+    const ruleset = entry<{ trace: { score: number; trace: { score?: number }[] }[] }>(low, 3, 0).trace[0];
     const total = ruleset?.trace.reduce((sum, r) => sum + (r.score ?? 0), 0);
     expect(total).toBeGreaterThan(0);
     expect(ruleset?.score).toBe(total);
@@ -388,11 +394,10 @@ describe('rulesets', () => {
         sqli,
       );
     const score = (result: SimulationResult) =>
-      (result.trace[3]?.trace[0] as { trace: { score: number }[] }).trace[0]?.score ?? 0;
+      entry<{ trace: { score: number }[] }>(result, 3, 0).trace[0]?.score ?? 0;
     expect(score(at([2, 3, 4]))).toBeLessThanOrEqual(score(at([3, 4])));
-    const pl1 = (
-      at([2, 3, 4]).trace[3]?.trace[0] as { trace: { trace: { notRun?: { reason: string } }[] }[] }
-    ).trace[0]?.trace;
+    const pl1 = entry<{ trace: { trace: { notRun?: { reason: string } }[] }[] }>(at([2, 3, 4]), 3, 0).trace[0]
+      ?.trace;
     expect(pl1?.some((r) => r.notRun?.reason === 'below_paranoia_level')).toBe(true);
   });
 
