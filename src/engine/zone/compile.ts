@@ -8,6 +8,7 @@ import { deployedSettings, type ExecuteOverrides } from '../managed/overrides.js
 import { type RuleMatcher, ruleByRuleMatcher } from '../matcher.js';
 import { type RuleName, STAGES, type Stage } from '../outcome.js';
 import { checkPreviousWaf } from '../previous-waf/simulate.js';
+import { indexedMatcher } from '../program/index.js';
 import type { FirewallRuleEntry, RulesetEntry, RulesetRuleEntry, ZoneFile } from './model.js';
 import type {
   FirewallRuleStep,
@@ -35,8 +36,8 @@ export interface CompiledProgram {
 }
 
 /** The one place that picks how rule expressions are matched (the indexed program, or rule by rule). */
-export function matcherFor(filters: readonly Filter[], _options: CompileZoneOptions): RuleMatcher {
-  return ruleByRuleMatcher(filters);
+export function matcherFor(filters: readonly Filter[], options: CompileZoneOptions): RuleMatcher {
+  return options.matcher === 'rule-by-rule' ? ruleByRuleMatcher(filters) : indexedMatcher(filters);
 }
 
 /** Firewall rules of equal priority run in this order of their actions (Cloudflare's precedence). */

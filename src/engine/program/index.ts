@@ -1,0 +1,125 @@
+import type { Filter } from '../../eval/compile.js';
+import { layoutFor, type RequestContext } from '../../eval/context.js';
+import type { IpAddress, IpRange } from '../../scheme/ip.js';
+import { cloudflareScheme } from '../../scheme/scheme.js';
+import type { RuleMatcher } from '../matcher.js';
+import { conditionOf } from './condition.js';
+import { IpIndex } from './ip-index.js';
+import { TextScanner } from './text-scan.js';
+
+/**
+ * A zone's rule expressions as one indexed program (docs/engine-program.md). Each rule's necessary
+ * condition (./condition.ts) goes into an index per field — exact values in a hash map, address ranges in
+ * one segment structure, literals in one Aho–Corasick automaton — so that a request reads each indexed
+ * field once and only the rules it may match run their whole expression. Rules without a condition run
+ * for every request. The answers are those of running every rule (a property test holds it to that).
+ */
+export function indexedMatcher(filters: readonly Filter[]): RuleMatcher {
+  const program = new IndexedProgram(filters);
+  return { forRequest: (context) => program.forRequest(context) };
+}
+
+type TextPlace = 'anywhere' | 'start' | 'end';
+
+interface TextIndex {
+  slot: number;
+  scanner: TextScanner;
+  /** Per literal id: the rules and where the literal must be. */
+  uses: { rule: number; place: TextPlace }[][];
+}
+
+class IndexedProgram {
+  /** 1 for rules without a condition: candidates for every request. */
+  private readonly always: Uint8Array;
+  private readonly equals: { slot: number; values: Map<string, number[]> }[] = [];
+  private readonly ips: { slot: number; index: IpIndex }[] = [];
+  private readonly texts: TextIndex[] = [];
+
+  constructor(private readonly filters: readonly Filter[]) {
+    this.always = new Uint8Array(filters.length);
+    const layout = layoutFor(cloudflareScheme);
+    const equals = new Map<string, Map<string, number[]>>();
+    const ips = new Map<string, { range: IpRange; rule: number }[]>();
+    const texts = new Map<string, { literal: string; rule: number; place: TextPlace }[]>();
+    filters.forEach((filter, rule) => {
+      const condition = filter.expression === 'filter' ? conditionOf(filter.ast) : undefined;
+      if (!condition) {
+        this.always[rule] = 1;
+        return;
+      }
+      for (const atom of condition) {
+        if (atom.kind === 'equals') {
+          const values = mapOf(equals, atom.field, () => new Map<string, number[]>());
+          for (const value of atom.values) mapOf(values, value, () => []).push(rule);
+        } else if (atom.kind === 'ip') {
+          const list = mapOf(ips, atom.field, () => []);
+          for (const range of atom.ranges) list.push({ range, rule });
+        } else mapOf(texts, atom.field, () => []).push({ literal: atom.literal, rule, place: atom.place });
+      }
+    });
+    for (const [field, values] of equals) this.equals.push({ slot: layout.slotOf(field), values });
+    for (const [field, entries] of ips)
+      this.ips.push({ slot: layout.slotOf(field), index: new IpIndex(entries) });
+    for (const [field, entries] of texts) {
+      const scanner = new TextScanner();
+      const ids = new Map<string, number>();
+      const uses: TextIndex['uses'] = [];
+      for (const { literal, rule, place } of entries) {
+        let id = ids.get(literal);
+        if (id === undefined) {
+          id = scanner.add(literal);
+          ids.set(literal, id);
+          uses[id] = [];
+        }
+        (uses[id] as TextIndex['uses'][number]).push({ rule, place });
+      }
+      scanner.build();
+      this.texts.push({ slot: layout.slotOf(field), scanner, uses });
+    }
+  }
+
+  forRequest(context: RequestContext): (index: number) => boolean {
+    let candidates: Uint8Array | undefined;
+    return (index) => {
+      candidates ??= this.candidates(context);
+      return candidates[index] === 1 && (this.filters[index] as Filter).match(context);
+    };
+  }
+
+  /** 1 for the rules the request may match: those without a condition, and those an index names. */
+  private candidates(context: RequestContext): Uint8Array {
+    const marks = this.always.slice();
+    for (const { slot, values } of this.equals) {
+      const value = context.get(slot);
+      if (typeof value !== 'string') continue;
+      const rules = values.get(value);
+      if (rules) for (const rule of rules) marks[rule] = 1;
+    }
+    for (const { slot, index } of this.ips) {
+      const value = context.get(slot);
+      if (value === undefined || typeof value !== 'object' || !('family' in value)) continue;
+      for (const rule of index.find(value as IpAddress)) marks[rule] = 1;
+    }
+    for (const { slot, scanner, uses } of this.texts) {
+      const value = context.get(slot);
+      if (typeof value !== 'string') continue;
+      scanner.scan(value, (literal, end) => {
+        const start = end - (scanner.literals[literal] as string).length;
+        for (const use of uses[literal] as TextIndex['uses'][number]) {
+          if (use.place === 'anywhere' || (use.place === 'start' ? start === 0 : end === value.length))
+            marks[use.rule] = 1;
+        }
+      });
+    }
+    return marks;
+  }
+}
+
+function mapOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+}

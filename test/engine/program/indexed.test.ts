@@ -1,0 +1,166 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ruleByRuleMatcher } from '../../../src/engine/matcher.js';
+import { indexedMatcher } from '../../../src/engine/program/index.js';
+import { compile, type Filter } from '../../../src/eval/compile.js';
+import { layoutFor } from '../../../src/eval/context.js';
+import { readSampleRequest } from '../../../src/request/index.js';
+import { cloudflareScheme } from '../../../src/scheme/scheme.js';
+
+// The indexed program answers exactly as running every rule does: on hand-picked cases for each index, and
+// on random zones and requests.
+
+function filterOf(expression: string): Filter {
+  const result = compile(expression, { plan: 'enterprise', phase: 'firewall_rules', lints: false });
+  if (!result.ok) throw new Error(`${expression}: ${result.diagnostics.map((d) => d.message).join('; ')}`);
+  return result.filter;
+}
+
+function contextOf(json: Record<string, unknown>) {
+  const read = readSampleRequest(json);
+  if (!read.ok) throw new Error(JSON.stringify(read.problems));
+  return layoutFor(cloudflareScheme).context(read.request);
+}
+
+/** The indices of the rules that match, by both matchers (they must agree). */
+function matching(expressions: string[], json: Record<string, unknown>): number[] {
+  const filters = expressions.map(filterOf);
+  const indexed = indexedMatcher(filters).forRequest(contextOf(json));
+  const reference = ruleByRuleMatcher(filters).forRequest(contextOf(json));
+  const answers = filters.map((_, i) => indexed(i));
+  expect(answers).toEqual(filters.map((_, i) => reference(i)));
+  return answers.flatMap((answer, i) => (answer ? [i] : []));
+}
+
+describe('the indexed program', () => {
+  it('finds exact values of a field (eq, in)', () => {
+    const rules = [
+      'http.host eq "a.example"',
+      'http.host in {"b.example" "a.example"}',
+      'http.host eq "c.example"',
+    ];
+    expect(matching(rules, { url: 'https://a.example/' })).toEqual([0, 1]);
+    expect(matching(rules, { url: 'https://z.example/' })).toEqual([]);
+  });
+
+  it('finds addresses in ranges, v4 and v6, nested and overlapping', () => {
+    const rules = [
+      'ip.src in {10.0.0.0/8}',
+      'ip.src in {10.1.0.0/16 192.0.2.1}',
+      'ip.src eq 10.1.2.3',
+      'ip.src in {2001:db8::/32}',
+      'ip.src in {0.0.0.0/0}',
+    ];
+    expect(matching(rules, { clientIp: '10.1.2.3' })).toEqual([0, 1, 2, 4]);
+    expect(matching(rules, { clientIp: '10.2.0.0' })).toEqual([0, 4]);
+    expect(matching(rules, { clientIp: '192.0.2.1' })).toEqual([1, 4]);
+    expect(matching(rules, { clientIp: '2001:db8::5' })).toEqual([3]);
+    expect(matching(rules, { clientIp: '11.0.0.0' })).toEqual([4]);
+  });
+
+  it('finds literals anywhere, at the start or at the end of a field, exact case', () => {
+    const rules = [
+      'http.request.uri.path contains "admin"',
+      'starts_with(http.request.uri.path, "/admin")',
+      'ends_with(http.request.uri.path, ".php")',
+      'http.request.uri.path contains "Admin"',
+      'starts_with(http.request.uri.path, "admin")',
+    ];
+    expect(matching(rules, { url: 'https://e.example/admin/x.php' })).toEqual([0, 1, 2]);
+    expect(matching(rules, { url: 'https://e.example/x/admin' })).toEqual([0]);
+    expect(matching(rules, { url: 'https://e.example/x.php/y' })).toEqual([]);
+  });
+
+  it('runs the whole expression of a candidate, and every rule it cannot index', () => {
+    const rules = [
+      'http.host eq "a.example" and http.request.method eq "POST"',
+      'not http.host eq "a.example"',
+      'http.host eq "a.example" or lower(http.user_agent) contains "bot"',
+      'http.request.uri.path matches "^/x"',
+    ];
+    expect(matching(rules, { method: 'GET', url: 'https://a.example/x' })).toEqual([2, 3]);
+    expect(
+      matching(rules, { method: 'POST', url: 'https://b.example/', headers: [['User-Agent', 'Bot']] }),
+    ).toEqual([1, 2]);
+  });
+
+  it('treats a missing field as matching nothing', () => {
+    expect(matching(['ip.src in {0.0.0.0/0}', 'http.host eq ""'], {})).toEqual([]);
+  });
+});
+
+describe('the indexed program and rule-by-rule evaluation', () => {
+  const hosts = ['a.example', 'b.example', 'api.example', 'A.example'];
+  const paths = [
+    '/',
+    '/admin',
+    '/admin/users',
+    '/api/v1/x.php',
+    '/wp-login.php',
+    '/x/admin',
+    '/static/app.js',
+  ];
+  const ips = ['10.0.0.1', '10.1.2.3', '192.0.2.7', '203.0.113.9', '2001:db8::1', '2001:db8:1::9', '::1'];
+  const literals = ['admin', '/admin', '.php', 'api', 'x', 'login', '/', 'A'];
+  const cidrs = [
+    '10.0.0.0/8',
+    '10.1.0.0/16',
+    '192.0.2.0/24',
+    '10.1.2.3',
+    '2001:db8::/32',
+    '2001:db8:1::/48',
+    '0.0.0.0/0',
+    '::/0',
+  ];
+  const quoted = (text: string) => JSON.stringify(text);
+
+  const leaf = fc.oneof(
+    fc.constantFrom(...hosts).map((h) => `http.host eq ${quoted(h)}`),
+    fc.subarray(hosts, { minLength: 1 }).map((set) => `http.host in {${set.map(quoted).join(' ')}}`),
+    fc.constantFrom(...literals).map((l) => `http.request.uri.path contains ${quoted(l)}`),
+    fc.constantFrom(...literals).map((l) => `starts_with(http.request.uri.path, ${quoted(l)})`),
+    fc.constantFrom(...literals).map((l) => `ends_with(http.request.uri.path, ${quoted(l)})`),
+    fc.constantFrom(...paths).map((p) => `http.request.uri.path eq ${quoted(p)}`),
+    fc.subarray(cidrs, { minLength: 1 }).map((set) => `ip.src in {${set.join(' ')}}`),
+    fc.constantFrom(...ips).map((ip) => `ip.src eq ${ip}`),
+    fc.constantFrom('GET', 'POST').map((m) => `http.request.method ne ${quoted(m)}`),
+    fc
+      .constantFrom(...literals)
+      .map((l) => `lower(http.request.uri.path) contains ${quoted(l.toLowerCase())}`),
+    fc.constantFrom('^/a', 'php$', '(?i)ADMIN').map((r) => `http.request.uri.path matches ${quoted(r)}`),
+  );
+  const expression: fc.Arbitrary<string> = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leaf,
+      fc.tuple(tie('node'), tie('node')).map(([a, b]) => `(${a} and ${b})`),
+      fc.tuple(tie('node'), tie('node')).map(([a, b]) => `(${a} or ${b})`),
+      tie('node').map((a) => `not ${a}`),
+    ),
+  })).node as fc.Arbitrary<string>;
+  const request = fc.record({
+    method: fc.constantFrom('GET', 'POST'),
+    host: fc.constantFrom(...hosts),
+    path: fc.constantFrom(...paths),
+    clientIp: fc.option(fc.constantFrom(...ips), { nil: undefined }),
+  });
+
+  it('agree on random zones and requests', () => {
+    fc.assert(
+      fc.property(
+        fc.array(expression, { minLength: 1, maxLength: 30 }),
+        fc.array(request, { minLength: 1, maxLength: 5 }),
+        (expressions, requests) => {
+          for (const r of requests) {
+            matching(expressions, {
+              method: r.method,
+              url: `https://${r.host}${r.path}`,
+              ...(r.clientIp ? { clientIp: r.clientIp } : {}),
+            });
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
