@@ -11,7 +11,12 @@
  */
 
 export { checkRegex, REGEX_SIZE_LIMIT, type RegexProblem } from './check.js';
-export { type RegexCacheStats, regexCacheStats, setRegexCacheCapacity } from './compile.js';
+export {
+  describeRegex,
+  type RegexCacheStats,
+  regexCacheStats,
+  setRegexCacheCapacity,
+} from './compile.js';
 export {
   type CompiledRegex,
   javascriptRegexEngine,
@@ -19,5 +24,6 @@ export {
   type RegexMatch,
   re2RegexEngine,
 } from './engine.js';
+export type { Needle, Prefilter } from './prefilter.js';
 export { linearTimeSource } from './v8/linear.js';
 export { UnsupportedPattern } from './v8/translate.js';

@@ -1,18 +1,68 @@
-import type { TypedExpression } from '../../check/typed-ast.js';
+import type { TypedArgument, TypedExpression, TypedValue } from '../../check/typed-ast.js';
+import { describeRegex } from '../../regex/index.js';
 import type { IpRange } from '../../scheme/ip.js';
 
 /**
  * A necessary condition of a rule's expression — "it can only match if …" — in terms an index can answer
- * for many rules at once: a field equal to one of some strings, an address in some ranges, a literal
- * inside a field. A rule matches only if one of its atoms holds (they are alternatives). Expressions
+ * for many rules at once: a value equal to one of some strings, an address in some ranges, a literal
+ * inside a value. A rule matches only if one of its atoms holds (they are alternatives). Expressions
  * whose shape gives no such condition (`not`, `ne`, functions other than starts_with/ends_with, arrays,
  * regexes…) have none: the rule is a candidate for every request.
  */
 
 export type Atom =
-  | { kind: 'equals'; field: string; values: readonly string[] }
-  | { kind: 'ip'; field: string; ranges: readonly IpRange[] }
-  | { kind: 'text'; field: string; literal: string; place: 'anywhere' | 'start' | 'end' };
+  | { kind: 'equals'; value: Tested; values: readonly string[] }
+  | { kind: 'ip'; value: Tested; ranges: readonly IpRange[] }
+  | {
+      kind: 'text';
+      value: Tested;
+      literal: string;
+      place: 'anywhere' | 'start' | 'end';
+      /** Compare with the value lower-cased (a regex's `(?i)` literal). */
+      folded?: boolean;
+    };
+
+/**
+ * What an atom tests: a field, or a value computed from fields without `[*]` (`lower(http.user_agent)`,
+ * `http.request.headers["x-api-key"][0]`), named by a key that is the same for the same computation, so
+ * that the program computes it once per request however many rules test it.
+ */
+export interface Tested {
+  key: string;
+  node: TypedValue;
+}
+
+/** The key of a value, or undefined for values an index cannot use (mapped, or with expression arguments). */
+export function testedOf(node: TypedValue): Tested | undefined {
+  const key = keyOf(node);
+  return key === undefined ? undefined : { key, node };
+}
+
+function keyOf(node: TypedValue): string | undefined {
+  if (node.mapped) return undefined;
+  if (node.kind === 'field') return node.name;
+  if (node.kind === 'index') {
+    if (node.index.kind === 'map-each') return undefined;
+    const target = keyOf(node.target);
+    return target === undefined
+      ? undefined
+      : `${target}[${JSON.stringify(node.index.kind === 'map-key' ? node.index.key : node.index.index)}]`;
+  }
+  const args: string[] = [];
+  for (const arg of node.args) {
+    const key = argumentKey(arg);
+    if (key === undefined) return undefined;
+    args.push(key);
+  }
+  return `${node.name}(${args.join(', ')})`;
+}
+
+function argumentKey(arg: TypedArgument): string | undefined {
+  if (arg.kind === 'literal')
+    return typeof arg.value === 'bigint' ? `${arg.value}` : JSON.stringify(arg.value);
+  if (arg.kind === 'field' || arg.kind === 'index' || arg.kind === 'call') return keyOf(arg);
+  return undefined;
+}
 
 /** Alternatives, or undefined: no condition (always a candidate). */
 export type Condition = readonly Atom[] | undefined;
@@ -66,33 +116,58 @@ function union(conditions: Condition[]): Condition {
 
 function comparison(node: Extract<TypedExpression, { kind: 'comparison' }>): Condition {
   const { lhs, rhs, op } = node;
-  if (lhs.kind !== 'field') return undefined;
-  const field = lhs.name;
+  const value = testedOf(lhs);
+  if (value === undefined) return undefined;
   if (lhs.type === 'Bytes') {
-    if (op === 'eq' && rhs.kind === 'bytes') return [{ kind: 'equals', field, values: [rhs.value] }];
+    if (op === 'eq' && rhs.kind === 'bytes') return [{ kind: 'equals', value, values: [rhs.value] }];
     if (op === 'in' && rhs.kind === 'bytes-set')
-      return [{ kind: 'equals', field, values: rhs.items.map((item) => item.value) }];
+      return [{ kind: 'equals', value, values: rhs.items.map((item) => item.value) }];
     if (op === 'contains' && rhs.kind === 'bytes' && rhs.value !== '')
-      return [{ kind: 'text', field, literal: rhs.value, place: 'anywhere' }];
+      return [{ kind: 'text', value, literal: rhs.value, place: 'anywhere' }];
+    if (op === 'matches' && rhs.kind === 'regex') return regexLiterals(value, rhs.pattern);
   }
   if (lhs.type === 'Ip') {
     if (op === 'eq' && rhs.kind === 'ip')
-      return [{ kind: 'ip', field, ranges: [{ from: rhs.value, to: rhs.value }] }];
-    if (op === 'in' && rhs.kind === 'ip-set') return [{ kind: 'ip', field, ranges: rhs.items }];
+      return [{ kind: 'ip', value, ranges: [{ from: rhs.value, to: rhs.value }] }];
+    if (op === 'in' && rhs.kind === 'ip-set') return [{ kind: 'ip', value, ranges: rhs.items }];
   }
   return undefined;
 }
 
 const PLACES: Record<string, 'start' | 'end'> = { starts_with: 'start', ends_with: 'end' };
 
-/** `starts_with(field, "…")` and `ends_with(field, "…")`. */
+/** `starts_with(value, "…")` and `ends_with(value, "…")`. */
 function predicate(node: Extract<TypedExpression, { kind: 'predicate' }>): Condition {
   const call = node.value;
   if (call.kind !== 'call') return undefined;
   const place = PLACES[call.name];
   const [source, literal] = call.args;
-  if (!place || source?.kind !== 'field' || source.type !== 'Bytes' || literal?.kind !== 'literal')
+  if (!place || literal?.kind !== 'literal' || typeof literal.value !== 'string' || literal.value === '')
     return undefined;
-  if (typeof literal.value !== 'string' || literal.value === '') return undefined;
-  return [{ kind: 'text', field: source.name, literal: literal.value, place }];
+  if (source?.kind !== 'field' && source?.kind !== 'index' && source?.kind !== 'call') return undefined;
+  const value = source.type === 'Bytes' ? testedOf(source) : undefined;
+  return value && [{ kind: 'text', value, literal: literal.value, place }];
+}
+
+/**
+ * A regex's literal prefilter (src/regex/prefilter.ts) as text atoms: every match holds one of the needles
+ * of its first check at the check's place (a whole-input literal is in particular at the start).
+ */
+function regexLiterals(value: Tested, pattern: string): Condition {
+  let check: ReturnType<typeof describeRegex>['prefilter']['checks'][number] | undefined;
+  try {
+    check = describeRegex(pattern).prefilter.checks[0];
+  } catch {
+    return undefined;
+  }
+  if (!check || check.needles.length === 0 || check.needles.some((needle) => needle.text === ''))
+    return undefined;
+  const place = check.place === 'whole' ? 'start' : check.place;
+  return check.needles.map((needle) => ({
+    kind: 'text' as const,
+    value,
+    literal: needle.text,
+    place,
+    ...(needle.folded ? { folded: true } : {}),
+  }));
 }

@@ -1,9 +1,9 @@
-import type { Filter } from '../../eval/compile.js';
-import { layoutFor, type RequestContext } from '../../eval/context.js';
+import { compileValue, type Filter } from '../../eval/compile.js';
+import type { RequestContext } from '../../eval/context.js';
 import type { IpAddress, IpRange } from '../../scheme/ip.js';
-import { cloudflareScheme } from '../../scheme/scheme.js';
+import type { Value } from '../../scheme/values.js';
 import type { RuleMatcher } from '../matcher.js';
-import { conditionOf } from './condition.js';
+import { conditionOf, type Tested } from './condition.js';
 import { IpIndex } from './ip-index.js';
 import { TextScanner } from './text-scan.js';
 
@@ -21,8 +21,11 @@ export function indexedMatcher(filters: readonly Filter[]): RuleMatcher {
 
 type TextPlace = 'anywhere' | 'start' | 'end';
 
+/** How the program reads a tested value for a request: compiled once, read once per request. */
+type Reader = (context: RequestContext) => Value | undefined;
+
 interface TextIndex {
-  slot: number;
+  read: Reader;
   scanner: TextScanner;
   /** Per literal id: the rules and where the literal must be. */
   uses: { rule: number; place: TextPlace }[][];
@@ -31,13 +34,13 @@ interface TextIndex {
 class IndexedProgram {
   /** 1 for rules without a condition: candidates for every request. */
   private readonly always: Uint8Array;
-  private readonly equals: { slot: number; values: Map<string, number[]> }[] = [];
-  private readonly ips: { slot: number; index: IpIndex }[] = [];
+  private readonly equals: { read: Reader; values: Map<string, number[]> }[] = [];
+  private readonly ips: { read: Reader; index: IpIndex }[] = [];
+  private readonly readers = new Map<string, Reader>();
   private readonly texts: TextIndex[] = [];
 
   constructor(private readonly filters: readonly Filter[]) {
     this.always = new Uint8Array(filters.length);
-    const layout = layoutFor(cloudflareScheme);
     const equals = new Map<string, Map<string, number[]>>();
     const ips = new Map<string, { range: IpRange; rule: number }[]>();
     const texts = new Map<string, { literal: string; rule: number; place: TextPlace }[]>();
@@ -49,18 +52,22 @@ class IndexedProgram {
       }
       for (const atom of condition) {
         if (atom.kind === 'equals') {
-          const values = mapOf(equals, atom.field, () => new Map<string, number[]>());
+          const values = mapOf(equals, this.key(atom.value), () => new Map<string, number[]>());
           for (const value of atom.values) mapOf(values, value, () => []).push(rule);
         } else if (atom.kind === 'ip') {
-          const list = mapOf(ips, atom.field, () => []);
+          const list = mapOf(ips, this.key(atom.value), () => []);
           for (const range of atom.ranges) list.push({ range, rule });
-        } else mapOf(texts, atom.field, () => []).push({ literal: atom.literal, rule, place: atom.place });
+        } else
+          mapOf(texts, this.key(atom.value, atom.folded === true), () => []).push({
+            literal: atom.literal,
+            rule,
+            place: atom.place,
+          });
       }
     });
-    for (const [field, values] of equals) this.equals.push({ slot: layout.slotOf(field), values });
-    for (const [field, entries] of ips)
-      this.ips.push({ slot: layout.slotOf(field), index: new IpIndex(entries) });
-    for (const [field, entries] of texts) {
+    for (const [key, values] of equals) this.equals.push({ read: this.reader(key), values });
+    for (const [key, entries] of ips) this.ips.push({ read: this.reader(key), index: new IpIndex(entries) });
+    for (const [key, entries] of texts) {
       const scanner = new TextScanner();
       const ids = new Map<string, number>();
       const uses: TextIndex['uses'] = [];
@@ -74,8 +81,27 @@ class IndexedProgram {
         (uses[id] as TextIndex['uses'][number]).push({ rule, place });
       }
       scanner.build();
-      this.texts.push({ slot: layout.slotOf(field), scanner, uses });
+      this.texts.push({ read: this.reader(key), scanner, uses });
     }
+  }
+
+  /** Registers the value an atom tests; its key. */
+  private key(tested: Tested, folded = false): string {
+    const key = folded ? `lower(${tested.key})` : tested.key;
+    if (!this.readers.has(key)) {
+      const read: Reader = compileValue(tested.node);
+      // Lower-casing a binary string maps each byte to one byte, as the prefilter's folded needles expect.
+      const lower: Reader = (context) => {
+        const value = read(context);
+        return typeof value === 'string' ? value.toLowerCase() : undefined;
+      };
+      this.readers.set(key, folded ? lower : read);
+    }
+    return key;
+  }
+
+  private reader(key: string): Reader {
+    return this.readers.get(key) as Reader;
   }
 
   forRequest(context: RequestContext): (index: number) => boolean {
@@ -89,19 +115,19 @@ class IndexedProgram {
   /** 1 for the rules the request may match: those without a condition, and those an index names. */
   private candidates(context: RequestContext): Uint8Array {
     const marks = this.always.slice();
-    for (const { slot, values } of this.equals) {
-      const value = context.get(slot);
+    for (const { read, values } of this.equals) {
+      const value = read(context);
       if (typeof value !== 'string') continue;
       const rules = values.get(value);
       if (rules) for (const rule of rules) marks[rule] = 1;
     }
-    for (const { slot, index } of this.ips) {
-      const value = context.get(slot);
+    for (const { read, index } of this.ips) {
+      const value = read(context);
       if (value === undefined || typeof value !== 'object' || !('family' in value)) continue;
       for (const rule of index.find(value as IpAddress)) marks[rule] = 1;
     }
-    for (const { slot, scanner, uses } of this.texts) {
-      const value = context.get(slot);
+    for (const { read, scanner, uses } of this.texts) {
+      const value = read(context);
       if (typeof value !== 'string') continue;
       scanner.scan(value, (literal, end) => {
         const start = end - (scanner.literals[literal] as string).length;

@@ -84,6 +84,24 @@ describe('the indexed program', () => {
     ).toEqual([1, 2]);
   });
 
+  it('indexes values computed from fields: header lookups, lower()', () => {
+    const rules = [
+      'http.request.headers["x-api-key"][0] eq "k1"',
+      'lower(http.user_agent) contains "bot"',
+      'starts_with(lower(http.request.uri.path), "/admin")',
+    ];
+    expect(
+      matching(rules, {
+        url: 'https://e.example/ADMIN',
+        headers: [
+          ['X-Api-Key', 'k1'],
+          ['User-Agent', 'GoodBot'],
+        ],
+      }),
+    ).toEqual([0, 1, 2]);
+    expect(matching(rules, { url: 'https://e.example/', headers: [['X-Api-Key', 'k2']] })).toEqual([]);
+  });
+
   it('treats a missing field as matching nothing', () => {
     expect(matching(['ip.src in {0.0.0.0/0}', 'http.host eq ""'], {})).toEqual([]);
   });
@@ -128,6 +146,9 @@ describe('the indexed program and rule-by-rule evaluation', () => {
       .constantFrom(...literals)
       .map((l) => `lower(http.request.uri.path) contains ${quoted(l.toLowerCase())}`),
     fc.constantFrom('^/a', 'php$', '(?i)ADMIN').map((r) => `http.request.uri.path matches ${quoted(r)}`),
+    fc.constantFrom('k1', 'k2', '').map((k) => `http.request.headers["x-key"][0] eq ${quoted(k)}`),
+    fc.constantFrom(...hosts).map((h) => `lower(http.host) eq ${quoted(h.toLowerCase())}`),
+    fc.constantFrom(...literals).map((l) => `ends_with(lower(http.request.uri.path), ${quoted(l)})`),
   );
   const expression: fc.Arbitrary<string> = fc.letrec((tie) => ({
     node: fc.oneof(
@@ -143,6 +164,7 @@ describe('the indexed program and rule-by-rule evaluation', () => {
     host: fc.constantFrom(...hosts),
     path: fc.constantFrom(...paths),
     clientIp: fc.option(fc.constantFrom(...ips), { nil: undefined }),
+    key: fc.option(fc.constantFrom('k1', 'k2', 'K1', ''), { nil: undefined }),
   });
 
   it('agree on random zones and requests', () => {
