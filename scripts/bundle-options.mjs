@@ -19,7 +19,7 @@ export const bundleOptions = {
 
 /**
  * Bundles dist/ as it ships, for scripts/build.mjs and the CLI tests alike (so that the tests run what
- * ships): the three entry points, split into shared chunks, so that code reached only through a dynamic
+ * ships): the entry points, split into shared chunks, so that code reached only through a dynamic
  * `import()` — the service, which only `cfrules serve` loads — is a chunk of its own, read only by the
  * command that needs it (issue 16). The bundles already in dist/ are removed first: chunk names carry a
  * content hash, so a rebuild would leave stale chunks beside the new ones. Type declarations are not
@@ -35,7 +35,13 @@ export async function bundleDist({ root = '.', logLevel = 'warning' } = {}) {
     ...bundleOptions,
     absWorkingDir: resolve(root),
     logLevel,
-    entryPoints: { index: 'src/index.ts', server: 'src/server.ts', cli: 'src/cli/bin.ts' },
+    entryPoints: {
+      index: 'src/index.ts',
+      server: 'src/server.ts',
+      cli: 'src/cli/bin.ts',
+      // cfrules replay's worker threads load it by its name, beside the chunk that starts them.
+      'replay-worker': 'src/cli/replay/worker.ts',
+    },
     outdir: 'dist',
     splitting: true,
   });

@@ -47,6 +47,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./commands/test.js')).testCommand,
   },
   {
+    name: 'replay',
+    summary: 'replay request logs through a zone: actions and rule hits',
+    load: async () => (await import('./commands/replay.js')).replayCommand,
+  },
+  {
     name: 'serve',
     summary: "run Cloudflare's API locally (/client/v4): filters, firewall rules, WAF, rulesets",
     load: async () => (await import('./commands/serve.js')).serveCommand,

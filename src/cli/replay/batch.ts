@@ -1,0 +1,76 @@
+import { compileZone } from '../../engine/index.js';
+import { ReplayTally, type ReplayTallyJson } from '../../engine/replay.js';
+import type { CompiledZone } from '../../engine/zone/types.js';
+import { formatRequestProblem, readSampleRequest } from '../../request/index.js';
+import { fromLogpush, isLogpushRecord } from '../../request/logpush.js';
+
+/**
+ * Replays lines of requests through a zone and tallies them: the work of one worker thread, or of the
+ * main thread with one worker. A line is a sample request (docs/request.md) or a Logpush record; a line
+ * that is neither is counted and reported by number, never fatal.
+ */
+
+/** Lines handed to a worker at once: large enough that messaging costs little, small enough to spread. */
+export const BATCH_LINES = 512;
+/** Invalid lines reported by message; the others are only counted. */
+export const REPORTED_ERRORS = 10;
+
+export interface LineBatch {
+  /** The line number of the first line (1-based). */
+  first: number;
+  lines: string[];
+}
+
+export interface LineError {
+  line: number;
+  message: string;
+}
+
+export interface ReplayPart {
+  tally: ReplayTallyJson;
+  invalid: number;
+  errors: LineError[];
+}
+
+export class ReplayBatches {
+  private readonly zone: CompiledZone;
+  private readonly tally: ReplayTally;
+  private invalid = 0;
+  private readonly errors: LineError[] = [];
+
+  /** `zone` has been compiled once already by the main thread, which reports its problems. */
+  constructor(zoneJson: unknown) {
+    const compiled = compileZone(zoneJson);
+    if (!compiled.ok) throw new Error('the zone file does not compile');
+    this.zone = compiled.zone;
+    this.tally = new ReplayTally(compiled.zone.rules);
+  }
+
+  run(batch: LineBatch): void {
+    batch.lines.forEach((text, offset) => {
+      const line = batch.first + offset;
+      if (text.trim() === '') return;
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        return this.fail(line, `not JSON: ${(error as Error).message}`);
+      }
+      const requestJson = isLogpushRecord(json) ? fromLogpush(json) : json;
+      const read = readSampleRequest(requestJson);
+      if (!read.ok) return this.fail(line, read.problems.map(formatRequestProblem).join('; '));
+      const result = this.zone.simulate(read.request, { trace: false });
+      const url = (requestJson as { url?: unknown }).url;
+      this.tally.add(result, { line, url: typeof url === 'string' ? url : '' });
+    });
+  }
+
+  private fail(line: number, message: string): void {
+    this.invalid++;
+    if (this.errors.length < REPORTED_ERRORS) this.errors.push({ line, message });
+  }
+
+  result(): ReplayPart {
+    return { tally: this.tally.toJSON(), invalid: this.invalid, errors: this.errors };
+  }
+}

@@ -1,0 +1,95 @@
+import type { RuleName, SimulationResult } from './outcome.js';
+
+/**
+ * What replaying many requests through a zone adds up to: requests, how many ended with each action, and
+ * per rule how often it matched and decided, with the first few requests of each (by line). Tallies of
+ * parts of the input (one per worker) merge into the tally of the whole, whatever the split.
+ */
+
+export interface Sample {
+  line: number;
+  url: string;
+}
+
+export interface RuleTally {
+  id: string;
+  ref?: string;
+  description?: string;
+  ruleset?: string;
+  stage: RuleName['stage'];
+  matched: number;
+  decided: number;
+  /** The first matching requests, by line. */
+  samples: Sample[];
+}
+
+export interface ReplayTallyJson {
+  requests: number;
+  actions: Record<string, number>;
+  rules: RuleTally[];
+}
+
+/** Samples kept per rule. */
+export const SAMPLES_PER_RULE = 3;
+
+/** A rule's identity across a zone: managed rules are listed once per execute rule, in its ruleset. */
+const keyOf = (name: Pick<RuleName, 'stage' | 'ruleset' | 'id'>) => `${name.stage}/${name.ruleset ?? ''}/${name.id}`;
+
+export class ReplayTally {
+  requests = 0;
+  readonly actions: Record<string, number> = {};
+  private readonly rules = new Map<string, RuleTally>();
+
+  /** `rules`: the zone's rules, listed (with zero counts) whether they match or not. */
+  constructor(rules: readonly RuleName[] = []) {
+    for (const rule of rules) this.tallyOf(rule);
+  }
+
+  add(result: SimulationResult, sample: Sample): void {
+    this.requests++;
+    this.actions[result.action] = (this.actions[result.action] ?? 0) + 1;
+    for (const name of result.matched) {
+      const tally = this.tallyOf(name);
+      tally.matched++;
+      if (tally.samples.length < SAMPLES_PER_RULE) tally.samples.push(sample);
+    }
+    if (result.decidedBy) this.tallyOf(result.decidedBy).decided++;
+  }
+
+  merge(other: ReplayTallyJson): void {
+    this.requests += other.requests;
+    for (const [action, count] of Object.entries(other.actions))
+      this.actions[action] = (this.actions[action] ?? 0) + count;
+    for (const rule of other.rules) {
+      const tally = this.tallyOf(rule);
+      tally.matched += rule.matched;
+      tally.decided += rule.decided;
+      tally.samples = [...tally.samples, ...rule.samples]
+        .sort((a, b) => a.line - b.line)
+        .slice(0, SAMPLES_PER_RULE);
+    }
+  }
+
+  toJSON(): ReplayTallyJson {
+    return { requests: this.requests, actions: { ...this.actions }, rules: [...this.rules.values()] };
+  }
+
+  private tallyOf(name: Pick<RuleName, 'stage' | 'ruleset' | 'id' | 'ref' | 'description'>): RuleTally {
+    const key = keyOf(name);
+    let tally = this.rules.get(key);
+    if (!tally) {
+      tally = {
+        id: name.id,
+        ...(name.ref ? { ref: name.ref } : {}),
+        ...(name.description ? { description: name.description } : {}),
+        ...(name.ruleset ? { ruleset: name.ruleset } : {}),
+        stage: name.stage,
+        matched: 0,
+        decided: 0,
+        samples: [],
+      };
+      this.rules.set(key, tally);
+    }
+    return tally;
+  }
+}
