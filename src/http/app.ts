@@ -10,6 +10,7 @@ import { filterRoutes } from './routes/filters.js';
 import { firewallRuleRoutes } from './routes/firewall-rules.js';
 import { previousWafRoutes } from './routes/previous-waf.js';
 import { rulesetRoutes } from './routes/rulesets.js';
+import { simulateRoutes } from './routes/simulate.js';
 import { zoneRoutes } from './routes/zones.js';
 
 /**
@@ -125,6 +126,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       firewallRuleRoutes(api, services);
       previousWafRoutes(api, services);
       rulesetRoutes(api, services);
+      simulateRoutes(api, services);
     },
     { prefix: API_PREFIX },
   );

@@ -132,3 +132,22 @@ export function unknownKeyMessage(what: string, name: string, known: Iterable<st
     ? `unknown ${what} ${JSON.stringify(name)}`
     : `unknown ${what} ${JSON.stringify(name)} (did you mean ${JSON.stringify(suggestion)}?)`;
 }
+
+const PATH_SEGMENT = /^(?:\.?([A-Za-z_$][A-Za-z0-9_$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\])/;
+
+/**
+ * The segments of a problem's path (`headers[2][0]` → `headers`, `2`, `0`; `fields["cf.waf.score"]` →
+ * `fields`, `cf.waf.score`), for callers that report JSON pointers. What it cannot read is a last segment.
+ */
+export function pathSegments(path: string): string[] {
+  const segments: string[] = [];
+  let rest = path;
+  while (rest !== '') {
+    const match = PATH_SEGMENT.exec(rest);
+    if (match === null) return [...segments, rest];
+    const [whole, name, index, quoted] = match;
+    segments.push(name ?? index ?? (JSON.parse(quoted as string) as string));
+    rest = rest.slice(whole.length);
+  }
+  return segments;
+}

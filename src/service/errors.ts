@@ -109,4 +109,8 @@ export const CODES = {
   unsupportedPhase: 20207,
   rulesetRuleQuotaExceeded: 20208,
   rulesetNotEntitled: 20209,
+  // Simulation (a cfrules extension, docs/api.md §12).
+  invalidSimulation: 10700,
+  tooManySimulations: 10701,
+  zoneNotSimulable: 10702,
 } as const;

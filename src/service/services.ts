@@ -5,6 +5,7 @@ import { FirewallRuleService } from './firewall-rules.js';
 import { PageRuleService } from './page-rules.js';
 import { PreviousWafService } from './previous-waf.js';
 import { RulesetService } from './rulesets/service.js';
+import { SimulateService, type ZoneCompiler } from './simulate.js';
 import { WafMigrationService } from './waf-migration.js';
 import { WafOverrideService } from './waf-overrides.js';
 import { ZoneService } from './zones.js';
@@ -21,9 +22,12 @@ export interface Services {
   /** Also the hook of the managed entry point's PUT with `waf_migration` (waf-migration-hook.ts). */
   wafMigration: WafMigrationService;
   rulesets: RulesetService;
+  /** `POST /zones/{id}/simulate`, a cfrules extension. */
+  simulate: SimulateService;
 }
 
-export function createServices(store: Store): Services {
+/** `compileZone`: the engine's, for the simulation endpoint (without it, the endpoint answers 500). */
+export function createServices(store: Store, compileZone?: ZoneCompiler): Services {
   const auth = new AuthService(store);
   const services: Services = {
     auth,
@@ -36,6 +40,7 @@ export function createServices(store: Store): Services {
     wafMigration: new WafMigrationService(store),
     // The migration is the rulesets' hook; read at each request, so that it may be replaced.
     rulesets: new RulesetService(store, () => services.wafMigration),
+    simulate: new SimulateService(store, compileZone),
   };
   return services;
 }
