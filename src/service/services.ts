@@ -5,7 +5,7 @@ import { FirewallRuleService } from './firewall-rules.js';
 import { PageRuleService } from './page-rules.js';
 import { PreviousWafService } from './previous-waf.js';
 import { RulesetService } from './rulesets/service.js';
-import { SimulateService, type ZoneCompiler } from './simulate.js';
+import { SimulateService } from './simulate.js';
 import { WafMigrationService } from './waf-migration.js';
 import { WafOverrideService } from './waf-overrides.js';
 import { ZoneService } from './zones.js';
@@ -26,8 +26,7 @@ export interface Services {
   simulate: SimulateService;
 }
 
-/** `compileZone`: the engine's, for the simulation endpoint (without it, the endpoint answers 500). */
-export function createServices(store: Store, compileZone?: ZoneCompiler): Services {
+export function createServices(store: Store): Services {
   const auth = new AuthService(store);
   const services: Services = {
     auth,
@@ -40,7 +39,7 @@ export function createServices(store: Store, compileZone?: ZoneCompiler): Servic
     wafMigration: new WafMigrationService(store),
     // The migration is the rulesets' hook; read at each request, so that it may be replaced.
     rulesets: new RulesetService(store, () => services.wafMigration),
-    simulate: new SimulateService(store, compileZone),
+    simulate: new SimulateService(store),
   };
   return services;
 }

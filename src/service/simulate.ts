@@ -1,6 +1,6 @@
+import { compileZone } from '../engine/index.js';
 import type { SimulationResult } from '../engine/outcome.js';
-import type { ZoneFile } from '../engine/zone/model.js';
-import type { CompiledZone, CompileZoneOptions, CompileZoneResult } from '../engine/zone/types.js';
+import type { CompiledZone } from '../engine/zone/types.js';
 import { pathSegments, readSampleRequest, type SampleRequest } from '../request/index.js';
 import type { Store, TableName, ZoneRecord } from '../store/store.js';
 import { type ApiMessage, at, CODES, ServiceError } from './errors.js';
@@ -33,17 +33,11 @@ const BODY_KEYS = ['request', 'requests', 'trace'];
 /** Compiled zones kept at once; past it the cache starts afresh (a service has few zones). */
 const MAX_COMPILED = 100;
 
-/** The engine's `compileZone` (src/engine/index.ts), passed in by createServices. */
-export type ZoneCompiler = (file: ZoneFile, options?: CompileZoneOptions) => CompileZoneResult;
-
 export class SimulateService {
   private readonly compiled = new Map<string, CompiledZone>();
   private generation: number | undefined;
 
-  constructor(
-    private readonly store: Store,
-    private readonly compileZone: ZoneCompiler | undefined,
-  ) {}
+  constructor(private readonly store: Store) {}
 
   /**
    * Body `{"request": {...}}` → one SimulationResult; `{"requests": [...]}` (1 to 100) → an array, in
@@ -64,11 +58,8 @@ export class SimulateService {
     }
     const kept = this.compiled.get(zone.id);
     if (kept) return kept;
-    if (this.compileZone === undefined) {
-      throw new ServiceError('internal', at(CODES.internal, 'this build of cfrules has no zone simulator'));
-    }
     const file = this.store.transaction((tx) => zoneFileFromStore(tx, zone));
-    const result = this.compileZone(file);
+    const result = compileZone(file);
     if (!result.ok) {
       // The service stores only what its checks accept, so this is the engine refusing a stored zone.
       throw new ServiceError(

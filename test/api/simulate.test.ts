@@ -1,6 +1,6 @@
 // POST /zones/{zone_id}/simulate (a cfrules extension, docs/api.md §12) over HTTP (fastify.inject): the
-// body's checks with their JSON pointers, the limit, and who may call it. The simulations themselves need
-// the engine's compileZone (branch core), wired in createServices when it lands.
+// body's checks with their JSON pointers, the limit, who may call it, and the simulations themselves
+// against what the zone stores, as it changes.
 import { describe, expect, it } from 'vitest';
 import { CODES } from '../../src/service/errors.js';
 import { freshHarnessPerTest, type Harness, OTHER_TOKEN, ZONES, zonePath } from './harness.js';
@@ -89,5 +89,50 @@ describe('POST /zones/{zone_id}/simulate', () => {
       payload: { request: page },
     });
     expect(unknown.status).toBe(404);
+  });
+
+  it('simulates requests against the stored firewall rules and entry points, and sees changes', async () => {
+    const created = await h.call({
+      method: 'POST',
+      url: zonePath(Z, '/firewall/rules'),
+      payload: [
+        {
+          action: 'block',
+          ref: 'admin-block',
+          filter: { expression: 'starts_with(http.request.uri.path, "/admin")' },
+        },
+      ],
+    });
+    expect(created.status).toBe(200);
+    const one = await simulate({ request: admin });
+    expect(one.status).toBe(200);
+    expect(one.body.result).toMatchObject({
+      action: 'block',
+      decidedBy: { ref: 'admin-block', stage: 'firewall_rules' },
+    });
+    expect(one.body.result.trace[0]).toMatchObject({ name: 'firewall_rules', status: 'evaluated' });
+
+    const entryPoint = await h.call({
+      method: 'PUT',
+      url: zonePath(Z, '/rulesets/phases/http_request_firewall_managed/entrypoint'),
+      payload: {
+        rules: [
+          {
+            action: 'execute',
+            expression: 'true',
+            action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' },
+          },
+        ],
+      },
+    });
+    expect(entryPoint.status).toBe(200);
+    const sqli = request('/p?id=1%20UNION%20SELECT%20password%20FROM%20users');
+    const many = await simulate({ requests: [page, sqli], trace: false });
+    expect(many.status).toBe(200);
+    expect(many.body.result.map((r: { action: string }) => r.action)).toEqual(['none', 'block']);
+    expect(many.body.result[1]).toMatchObject({
+      decidedBy: { stage: 'http_request_firewall_managed', ruleset: 'efb7b8c949ac4650a09736fc376e9aee' },
+      trace: [],
+    });
   });
 });
