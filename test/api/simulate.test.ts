@@ -130,8 +130,10 @@ describe('POST /zones/{zone_id}/simulate', () => {
     const many = await simulate({ requests: [page, sqli], trace: false });
     expect(many.status).toBe(200);
     expect(many.body.result.map((r: { action: string }) => r.action)).toEqual(['none', 'block']);
+    // The zone has not migrated: its previous WAF runs, and the new WAF's entry point waits for the
+    // migration (GET …/waf_migration/status says new_waf_status: disabled).
     expect(many.body.result[1]).toMatchObject({
-      decidedBy: { stage: 'http_request_firewall_managed', ruleset: 'efb7b8c949ac4650a09736fc376e9aee' },
+      decidedBy: { stage: 'previous_waf' },
       trace: [],
     });
   });
