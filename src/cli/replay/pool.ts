@@ -55,7 +55,7 @@ export class WorkerPool {
       const member = this.leastBusy();
       if (member.inFlight < IN_FLIGHT) {
         member.inFlight++;
-        member.worker.postMessage({ batch });
+        member.worker.postMessage({ batch }, [batch.data.buffer as ArrayBuffer]);
         return;
       }
       await this.settled();
