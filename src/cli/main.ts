@@ -123,24 +123,28 @@ function runCommand(command: Command, name: string, args: string[], io: CliIo): 
     io.stdout(command.help);
     return 0;
   }
-  try {
-    return command.run(args, io);
-  } catch (error) {
+  // A mistake in the command line is reported the same whether the command finds it at once or later
+  // (an asynchronous command such as replay finds an unreadable file when it opens it).
+  const failed = (error: unknown): number => {
     // parseArgs (cfrules serve) reports unknown options and missing values as TypeErrors with an ERR_PARSE_ARGS code.
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (error instanceof UsageError || code.startsWith('ERR_PARSE_ARGS')) {
-      const message = error instanceof UsageError ? error.message : usageMessage((error as Error).message);
-      if (wantsJson(args, command.options)) {
-        // A program reading the JSON report gets a JSON document for this failure too.
-        io.stdout(`${JSON.stringify({ ok: false, error: { kind: 'usage', message } }, null, 2)}\n`);
-      } else {
-        io.stderr(
-          `cfrules ${name}: ${escapeControlCharacters(message)}\nRun 'cfrules ${name} --help' for usage.\n`,
-        );
-      }
-      return 2;
+    if (!(error instanceof UsageError || code.startsWith('ERR_PARSE_ARGS'))) throw error;
+    const message = error instanceof UsageError ? error.message : usageMessage((error as Error).message);
+    if (wantsJson(args, command.options)) {
+      // A program reading the JSON report gets a JSON document for this failure too.
+      io.stdout(`${JSON.stringify({ ok: false, error: { kind: 'usage', message } }, null, 2)}\n`);
+    } else {
+      io.stderr(
+        `cfrules ${name}: ${escapeControlCharacters(message)}\nRun 'cfrules ${name} --help' for usage.\n`,
+      );
     }
-    throw error;
+    return 2;
+  };
+  try {
+    const result = command.run(args, io);
+    return typeof result === 'number' ? result : result.catch(failed);
+  } catch (error) {
+    return failed(error);
   }
 }
 

@@ -33,7 +33,8 @@ export interface ReplayTallyJson {
 export const SAMPLES_PER_RULE = 3;
 
 /** A rule's identity across a zone: managed rules are listed once per execute rule, in its ruleset. */
-const keyOf = (name: Pick<RuleName, 'stage' | 'ruleset' | 'id'>) => `${name.stage}/${name.ruleset ?? ''}/${name.id}`;
+const keyOf = (name: Pick<RuleName, 'stage' | 'ruleset' | 'id'>) =>
+  `${name.stage}/${name.ruleset ?? ''}/${name.id}`;
 
 export class ReplayTally {
   requests = 0;

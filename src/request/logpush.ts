@@ -30,7 +30,8 @@ const EDGE_FROM_LOGPUSH: readonly [logpush: string, edge: string, read?: (value:
 ];
 
 /** Logpush writes `none` or an empty string where it has no value. */
-const absent = (value: unknown): boolean => value === undefined || value === null || value === '' || value === 'none';
+const absent = (value: unknown): boolean =>
+  value === undefined || value === null || value === '' || value === 'none';
 
 /** Whether a JSON object is a Logpush record rather than a sample request. */
 export function isLogpushRecord(json: unknown): json is Record<string, unknown> {

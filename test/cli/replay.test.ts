@@ -1,0 +1,113 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { cfrules } from './run-binary.js';
+
+// `cfrules replay` with the built binary (its worker threads are a file of the bundle).
+
+const dir = mkdtempSync(join(tmpdir(), 'cfrules-replay-'));
+const zonePath = join(dir, 'zone.json');
+writeFileSync(
+  zonePath,
+  JSON.stringify({
+    firewall_rules: [
+      {
+        id: 'a1',
+        ref: 'admin-block',
+        action: 'block',
+        filter: { expression: 'starts_with(http.request.uri.path, "/admin")' },
+      },
+      { id: 'a2', ref: 'post-log', action: 'log', filter: { expression: 'http.request.method eq "POST"' } },
+      {
+        id: 'a3',
+        ref: 'fr-challenge',
+        action: 'managed_challenge',
+        filter: { expression: 'ip.src.country eq "FR"' },
+      },
+    ],
+  }),
+);
+const lines = Array.from({ length: 3000 }, (_, i) =>
+  i % 5 === 4
+    ? JSON.stringify({
+        ClientIP: '198.51.100.7',
+        ClientRequestHost: 'example.com',
+        ClientRequestMethod: 'GET',
+        ClientRequestURI: `/page/${i}`,
+        ClientCountry: 'fr',
+      })
+    : JSON.stringify({
+        method: i % 2 ? 'POST' : 'GET',
+        url: `https://example.com/${i % 3 === 0 ? 'admin' : 'home'}/${i}`,
+      }),
+);
+const requestsPath = join(dir, 'requests.jsonl');
+writeFileSync(requestsPath, `${lines.join('\n')}\n`);
+const gzPath = join(dir, 'requests.jsonl.gz');
+writeFileSync(gzPath, gzipSync(`${lines.join('\n')}\n`));
+
+const replayJson = async (args: string[]) => {
+  const result = await cfrules(['replay', '--zone', zonePath, '--format', 'json', ...args]);
+  return { ...result, report: result.stdout ? JSON.parse(result.stdout) : undefined };
+};
+
+describe('cfrules replay', () => {
+  it('counts actions and rule hits, the same with one worker or two, gzipped or not', async () => {
+    const one = await replayJson(['--requests', requestsPath, '--workers', '1']);
+    expect(one.code).toBe(0);
+    expect(one.report.requests).toBe(3000);
+    expect(one.report.invalid).toBe(0);
+    const blocked = lines.filter((_, i) => i % 5 !== 4 && i % 3 === 0).length;
+    expect(one.report.actions).toEqual({
+      block: blocked,
+      managed_challenge: 600,
+      none: 3000 - blocked - 600,
+    });
+    const byRef = Object.fromEntries(one.report.rules.map((rule: { ref: string }) => [rule.ref, rule]));
+    expect(byRef['fr-challenge']).toMatchObject({
+      matched: 600,
+      decided: 600,
+      samples: [{ line: 5, url: 'https://example.com/page/4' }, { line: 10 }, { line: 15 }],
+    });
+    const two = await replayJson(['--requests', requestsPath, '--workers', '2']);
+    expect(two.report).toEqual(one.report);
+    const gz = await replayJson(['--requests', gzPath, '--workers', '2']);
+    expect(gz.report).toEqual(one.report);
+    expect(two.stderr).toMatch(/^replayed 3,000 requests in [\d.]+ s \([\d,]+ requests\/s, 2 workers\)\n$/);
+  });
+
+  it('prints a summary', async () => {
+    const result = await cfrules(['replay', '-z', zonePath, '-r', requestsPath, '-w', '1']);
+    expect(result.stdout).toContain('Requests: 3,000');
+    expect(result.stdout).toMatch(
+      /admin-block \[firewall_rules\]: [\d,]+ matched, [\d,]+ decided; e\.g\. line 1 https:\/\/example\.com\/admin\/0/,
+    );
+    expect(result.stdout).toContain('Rules that never matched: 0');
+  });
+
+  it('reports lines that are not requests by number, and replays the others (status 1)', async () => {
+    const path = join(dir, 'bad.jsonl');
+    writeFileSync(path, ['{"url": "https://example.com/admin"}', 'not json', '{"method": 3}', ''].join('\n'));
+    const result = await replayJson(['--requests', path, '--workers', '2']);
+    expect(result.code).toBe(1);
+    expect(result.report).toMatchObject({ requests: 1, invalid: 2, actions: { block: 1 } });
+    expect(result.stderr).toMatch(/^cfrules replay: .*bad\.jsonl: line 2: not JSON: /m);
+    expect(result.stderr).toMatch(/^cfrules replay: .*bad\.jsonl: line 3: method: /m);
+  });
+
+  it('refuses a bad zone or a missing file (status 2)', async () => {
+    const badZone = join(dir, 'bad-zone.json');
+    writeFileSync(
+      badZone,
+      JSON.stringify({ firewall_rules: [{ action: 'block', filter: { expression: 'http.host eq' } }] }),
+    );
+    const zone = await cfrules(['replay', '--zone', badZone, '--requests', requestsPath]);
+    expect(zone.code).toBe(2);
+    expect(zone.stderr).toMatch(/\/firewall_rules\/0\/filter\/expression: Filter parsing error/);
+    const missing = await cfrules(['replay', '--zone', zonePath, '--requests', join(dir, 'nope.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.jsonl: no such file');
+  });
+});
