@@ -51,22 +51,27 @@ export class ReplayBatches {
     const lines = Buffer.from(batch.data.buffer, batch.data.byteOffset, batch.data.byteLength)
       .toString('utf8')
       .split('\n');
-    lines.forEach((text, offset) => {
-      const line = batch.first + offset;
-      if (text.trim() === '') return;
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (error) {
-        return this.fail(line, `not JSON: ${(error as Error).message}`);
-      }
-      const requestJson = isLogpushRecord(json) ? fromLogpush(json) : json;
-      const read = readSampleRequest(requestJson);
-      if (!read.ok) return this.fail(line, read.problems.map(formatRequestProblem).join('; '));
-      const result = this.zone.simulate(read.request, { trace: false });
-      const url = (requestJson as { url?: unknown }).url;
-      this.tally.add(result, { line, url: typeof url === 'string' ? url : '' });
-    });
+    for (const [offset, text] of lines.entries()) this.line(batch.first + offset, text);
+  }
+
+  private line(line: number, text: string): void {
+    if (text.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      this.fail(line, `not JSON: ${(error as Error).message}`);
+      return;
+    }
+    const requestJson = isLogpushRecord(json) ? fromLogpush(json) : json;
+    const read = readSampleRequest(requestJson);
+    if (!read.ok) {
+      this.fail(line, read.problems.map(formatRequestProblem).join('; '));
+      return;
+    }
+    const result = this.zone.simulate(read.request, { trace: false });
+    const url = (requestJson as { url?: unknown }).url;
+    this.tally.add(result, { line, url: typeof url === 'string' ? url : '' });
   }
 
   private fail(line: number, message: string): void {
