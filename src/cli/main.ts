@@ -52,6 +52,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./commands/replay.js')).replayCommand,
   },
   {
+    name: 'bench',
+    summary: "measure a zone's cost per request and find its most expensive rules",
+    load: async () => (await import('./commands/bench.js')).benchCommand,
+  },
+  {
     name: 'serve',
     summary: "run Cloudflare's API locally (/client/v4): filters, firewall rules, WAF, rulesets",
     load: async () => (await import('./commands/serve.js')).serveCommand,
