@@ -73,8 +73,8 @@ export class RequestRun {
       this.firewallRules(items);
       record('evaluated');
     } else if (name === 'previous_waf') {
-      const offBy = this.previousWaf(items);
-      record(offBy ? 'skipped' : 'evaluated', offBy);
+      const { status, by } = this.previousWaf(items);
+      record(status, by);
     } else {
       this.ruleset(this.program.entryPoints[name] as RulesetProgram, name, items);
       record('evaluated');
@@ -134,48 +134,69 @@ export class RequestRun {
     }
   }
 
-  /** Runs a ruleset's rules in order; false when the request ended. */
+  /**
+   * Runs a ruleset's rules in order and traces it as a ruleset holding them (Cloudflare Trace's phase →
+   * ruleset → rule). Rules after a skip of the current ruleset are traced as skipped by it.
+   */
   private ruleset(ruleset: RulesetProgram, stage: Stage, items: Items): void {
+    const inner: Items = [];
+    let skippedBy: RuleName | undefined;
     for (const rule of ruleset.rules) {
-      if (this.ended) return;
+      if (this.ended) break;
+      if (skippedBy) {
+        this.trace(inner, rule, false, { notRun: { reason: 'skipped', by: skippedBy } });
+        continue;
+      }
       if (!rule.enabled) {
-        this.trace(items, rule, false, { notRun: { reason: 'disabled' } });
+        this.trace(inner, rule, false, { notRun: { reason: 'disabled' } });
         continue;
       }
       if (!this.match(rule.index)) {
-        this.trace(items, rule, false);
+        this.trace(inner, rule, false);
         continue;
       }
       if (rule.action === 'skip' && rule.skip) {
-        this.matchedRule(rule.name);
-        this.trace(items, rule, true);
-        const skip = rule.skip;
-        for (const target of skip.stages) this.skipStage(target, rule.name);
-        this.skipProducts(skip.products, rule.name);
-        for (const id of skip.rulesets) {
-          this.skippedRulesets.set(id, rule.name);
-          this.skipped.push({ target: id, by: rule.name });
-        }
-        for (const key of skip.rules) this.skippedRules.set(key, rule.name);
-        if (skip.currentRuleset) {
-          this.skipped.push({ target: `ruleset ${ruleset.id}`, by: rule.name });
-          return;
-        }
+        this.trace(inner, rule, true);
+        skippedBy = this.skip(rule, ruleset);
         continue;
       }
       if (rule.action === 'execute') {
-        this.executeRule(rule, stage, items);
+        this.executeRule(rule, stage, inner);
         continue;
       }
       this.matchedRule(rule.name);
       // One request is not a rate: rate limiting rules show that they match, and never decide.
       if (ENDING.has(rule.action) && stage !== 'http_ratelimit') {
         this.decide(rule.action as FinalAction, rule.name, true);
-        this.trace(items, rule, true, { terminated: true });
-        return;
+        this.trace(inner, rule, true, { terminated: true });
+        break;
       }
-      this.trace(items, rule, true);
+      this.trace(inner, rule, true);
     }
+    if (this.tracing)
+      items.push({
+        type: 'ruleset',
+        id: ruleset.id,
+        ...(ruleset.name ? { name: ruleset.name } : {}),
+        kind: ruleset.kind,
+        trace: inner,
+      });
+  }
+
+  /** Applies a skip rule that matched; the rule itself when it skips the rest of its ruleset. */
+  private skip(rule: RulesetRuleStep, ruleset: RulesetProgram): RuleName | undefined {
+    const skip = rule.skip as NonNullable<RulesetRuleStep['skip']>;
+    this.matchedRule(rule.name);
+    for (const target of skip.stages) this.skipStage(target, rule.name);
+    this.skipProducts(skip.products, rule.name);
+    for (const id of skip.rulesets) {
+      this.skippedRulesets.set(id, rule.name);
+      this.skipped.push({ target: id, by: rule.name });
+    }
+    for (const key of skip.rules) this.skippedRules.set(key, rule.name);
+    if (!skip.currentRuleset) return undefined;
+    this.skipped.push({ target: `ruleset ${ruleset.id}`, by: rule.name });
+    return rule.name;
   }
 
   private skipStage(target: Stage, by: RuleName): void {
@@ -194,19 +215,7 @@ export class RequestRun {
     this.matchedRule(rule.name);
     const nested: Items = [];
     if (managed) this.managed(managed, nested);
-    else if (rule.executesCustom) {
-      const custom = rule.executesCustom;
-      const inner: Items = [];
-      this.ruleset(custom, stage, inner);
-      if (this.tracing)
-        nested.push({
-          type: 'ruleset',
-          id: custom.id,
-          ...(custom.name ? { name: custom.name } : {}),
-          kind: custom.kind,
-          trace: inner,
-        });
-    }
+    else if (rule.executesCustom) this.ruleset(rule.executesCustom, stage, nested);
     this.trace(items, rule, true, { trace: nested, ...(this.ended ? { terminated: true } : {}) });
   }
 
@@ -266,20 +275,21 @@ export class RequestRun {
       });
   }
 
-  private previousWaf(items: Items): RuleName | undefined {
-    const previous = this.program.previousWaf;
-    if (!previous) return undefined;
+  private previousWaf(items: Items): { status: StageTrace['status']; by?: RuleName } {
+    const previous = this.program.previousWaf as NonNullable<ZoneProgram['previousWaf']>;
     const outcome = evaluatePreviousWaf(previous.config, previous.pageRules, this.context);
     if (outcome.offBy !== undefined) {
       const by: RuleName = { id: outcome.offBy, description: 'page rule: WAF off', stage: 'previous_waf' };
       this.skipped.push({ target: 'previous_waf', by });
-      return by;
+      return { status: 'skipped', by };
     }
+    // Turned off in the zone's settings, and no page rule turned it on for this URL.
+    if (previous.config.enabled === false && outcome.trace.length === 0) return { status: 'off' };
     this.matched.push(...outcome.matched);
     if (outcome.action && outcome.decidedBy)
       this.decide(outcome.action, outcome.decidedBy, outcome.action !== 'allow');
     if (this.tracing) items.push(...outcome.trace);
-    return undefined;
+    return { status: 'evaluated' };
   }
 
   private trace(

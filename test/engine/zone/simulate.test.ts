@@ -59,9 +59,10 @@ const executeManaged = (ref: string, id: string, overrides?: Record<string, unkn
   action_parameters: { id, ...(overrides ? { overrides } : {}) },
 });
 
-/** An entry of a stage's trace (an execute rule, with its nested rulesets). */
+/** A rule of a ruleset stage's entry point, as traced (an execute rule holds its nested rulesets). */
 function entry<T>(result: SimulationResult, stage: number, index: number): T {
-  const item = result.trace[stage]?.trace[index];
+  const entryPoint = result.trace[stage]?.trace[0];
+  const item = entryPoint?.type === 'ruleset' ? entryPoint.trace[index] : undefined;
   if (!item) throw new Error(`no trace entry ${stage}/${index}`);
   return item as T;
 }
@@ -180,8 +181,8 @@ describe('rulesets', () => {
     };
     const result = simulate(zone, home);
     expect(refs(result)).toEqual(['log', 'block']);
-    expect(result.trace[1]?.trace[0]).toMatchObject({ ref: 'off', notRun: { reason: 'disabled' } });
-    expect(result.trace[1]?.trace).toHaveLength(3);
+    expect(entry(result, 1, 0)).toMatchObject({ ref: 'off', notRun: { reason: 'disabled' } });
+    expect(result.trace[1]?.trace).toMatchObject([{ type: 'ruleset', trace: { length: 3 } }]);
   });
 
   it('skip the current ruleset', () => {
@@ -253,7 +254,7 @@ describe('rulesets', () => {
     };
     const skipped = simulate(skipRuleset, sqli);
     expect(skipped.action).toBe('none');
-    expect(skipped.trace[3]?.trace[1]).toMatchObject({
+    expect(entry(skipped, 3, 1)).toMatchObject({
       ref: 'managed',
       notRun: { reason: 'skipped', by: { ref: 'skip' } },
     });
@@ -300,7 +301,7 @@ describe('rulesets', () => {
     const result = simulate(zone, home);
     expect(result).toMatchObject({ action: 'block', decidedBy: { ref: 'inner' } });
     expect(refs(result)).toEqual(['run-it', 'inner']);
-    expect(result.trace[1]?.trace[0]).toMatchObject({
+    expect(entry(result, 1, 0)).toMatchObject({
       ref: 'run-it',
       trace: [
         {
@@ -407,7 +408,7 @@ describe('rulesets', () => {
     };
     const result = simulate(zone, home);
     expect(result).toMatchObject({ action: 'none', matched: [{ ref: 'limit' }] });
-    expect(result.trace[2]?.trace[0]).toMatchObject({ ref: 'limit', matched: true, action: 'block' });
+    expect(entry(result, 2, 0)).toMatchObject({ ref: 'limit', matched: true, action: 'block' });
   });
 });
 
