@@ -1,4 +1,4 @@
-// The library's public API. Later layers (engine) add to it.
+// The library's public API.
 
 export { LINTS, type LintCode } from './check/lints.js';
 export type * from './check/typed-ast.js';
@@ -10,6 +10,28 @@ export {
   type ValidateResult,
   validate,
 } from './check/validate.js';
+export {
+  type CompiledZone,
+  type CompileZoneOptions,
+  type CompileZoneResult,
+  compileZone,
+  type FinalAction,
+  formatTrace,
+  type RuleName,
+  type RulesetTrace,
+  type RuleTrace,
+  readZone,
+  type SimulateOptions,
+  type SimulationResult,
+  STAGES,
+  type Stage,
+  type StageTrace,
+  simulate,
+  type TraceTreeOptions,
+  ZoneError,
+  type ZoneFile,
+  type ZoneProblem,
+} from './engine/index.js';
 export {
   type CompileOptions,
   type CompileResult,
