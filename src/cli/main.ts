@@ -63,7 +63,7 @@ export const commands: CommandEntry[] = [
   },
   {
     name: 'export',
-    summary: "write a zone's rulesets as Terraform configuration (cloudflare_ruleset)",
+    summary: "write a zone's rulesets as Terraform configuration, or the zone as a zone file",
     load: async () => (await import('./commands/export.js')).exportCommand,
   },
 ];
