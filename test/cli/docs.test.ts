@@ -70,12 +70,19 @@ describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
           const zone = ['terraform', '--zone', '023e105f4ecef8ad9ca31a8372d0c353'];
           const exported =
             option === '--db' ? zone : [...zone, '--token', 't', '--api', 'http://127.0.0.1:9/client/v4'];
+          // The engine's commands get a zone and requests that work (the last --zone, --request wins).
+          const engine: Record<string, string[]> = {
+            simulate: ['--zone', 'examples/zone/zone.json', '--request', 'examples/requests/browser.json'],
+            test: ['examples/zone/zone.test.yaml'],
+            replay: ['--zone', 'examples/zone/zone.json', '--requests', 'examples/zone/requests.jsonl'],
+            bench: ['--zone', 'examples/zone/zone.json', '--requests', 'examples/zone/requests.jsonl'],
+          };
           const rest =
             command.name === 'serve'
               ? ['--config', 'no-such-config.yaml']
               : command.name === 'export'
                 ? exported
-                : expression;
+                : (engine[command.name] ?? expression);
           const result = await cfrules([command.name, ...args, ...rest]);
           return { args: args.join(' '), ...result };
         });
@@ -117,6 +124,9 @@ function validateCommandHelp(): string {
 /** A value that each option taking one accepts. */
 function sampleValue(command: string, option: string): string {
   if (command === 'eval' && option === '--list') return 'office_ips=examples/lists/office-ips.txt';
+  if (command === 'simulate' && option === '--format') return 'tree';
+  if (command === 'simulate' && option === '--zone') return 'examples/zone/zone.json';
+  if (['replay', 'bench'].includes(command) && option === '--zone') return 'examples/zone/zone.json';
   const samples: Record<string, string> = {
     '--expression': 'ssl',
     '--file': 'examples/rules/expressions.txt',
@@ -138,6 +148,9 @@ function sampleValue(command: string, option: string): string {
     '--api': 'http://127.0.0.1:9/client/v4',
     '--token': 't',
     '--output': 'no-such-dir/rulesets.tf',
+    '--requests': 'examples/zone/requests.jsonl',
+    '--workers': '1',
+    '--top': '3',
   };
   const value = samples[option];
   if (value === undefined) throw new Error(`docs.test.ts: add a sample value for ${option}`);
