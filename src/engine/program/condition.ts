@@ -67,11 +67,41 @@ function argumentKey(arg: TypedArgument): string | undefined {
 /** Alternatives, or undefined: no condition (always a candidate). */
 export type Condition = readonly Atom[] | undefined;
 
-export function conditionOf(node: TypedExpression): Condition {
+/**
+ * How many rules of the zone test each value of a value (`equals|http.host|example.com` → 83): a value
+ * many rules test is one many requests have, so a condition on it narrows little.
+ */
+export type Popularity = ReadonlyMap<string, number>;
+
+const popularityKeys = (atom: Atom): string[] => {
+  if (atom.kind === 'equals') return atom.values.map((value) => `equals|${atom.value.key}|${value}`);
+  if (atom.kind === 'text') return [`text|${atom.value.key}|${atom.literal}`];
+  return [];
+};
+
+/** Counts, over every rule, the values its comparisons test (conditionOf's `popularity`). */
+export function countTestedValues(nodes: readonly TypedExpression[]): Popularity {
+  const counts = new Map<string, number>();
+  const visit = (node: TypedExpression): void => {
+    if (node.kind === 'logical') node.operands.forEach(visit);
+    else if (node.kind === 'not' || node.kind === 'quantifier') visit(node.operand);
+    else
+      for (const atom of (node.kind === 'comparison' ? comparison(node) : predicate(node)) ?? [])
+        for (const key of popularityKeys(atom)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  };
+  nodes.forEach(visit);
+  return counts;
+}
+
+export function conditionOf(node: TypedExpression, popularity: Popularity = new Map()): Condition {
   switch (node.kind) {
     case 'logical':
-      if (node.op === 'and') return narrowest(node.operands.map(conditionOf));
-      if (node.op === 'or') return union(node.operands.map(conditionOf));
+      if (node.op === 'and')
+        return narrowest(
+          node.operands.map((operand) => conditionOf(operand, popularity)),
+          popularity,
+        );
+      if (node.op === 'or') return union(node.operands.map((operand) => conditionOf(operand, popularity)));
       return undefined;
     case 'comparison':
       return comparison(node);
@@ -83,12 +113,12 @@ export function conditionOf(node: TypedExpression): Condition {
 }
 
 /** Of the conjuncts' conditions, the one fewest requests meet (any one is necessary). */
-function narrowest(conditions: Condition[]): Condition {
+function narrowest(conditions: Condition[], popularity: Popularity): Condition {
   let best: Condition;
   let bestBreadth = Number.POSITIVE_INFINITY;
   for (const condition of conditions) {
     if (!condition) continue;
-    const breadth = condition.reduce((sum, atom) => sum + breadthOf(atom), 0);
+    const breadth = condition.reduce((sum, atom) => sum + breadthOf(atom, popularity), 0);
     if (breadth < bestBreadth) {
       best = condition;
       bestBreadth = breadth;
@@ -97,11 +127,19 @@ function narrowest(conditions: Condition[]): Condition {
   return best;
 }
 
-/** A rough share of requests an atom lets through: exact values are narrow, short literals broad. */
-function breadthOf(atom: Atom): number {
-  if (atom.kind === 'equals') return atom.values.length;
+/**
+ * A rough share of requests an atom lets through: exact values are narrow, short literals broad, and a
+ * value many rules test (the zone's own host) broad too.
+ */
+function breadthOf(atom: Atom, popularity: Popularity): number {
+  const popular = (key: string) => popularity.get(key) ?? 1;
+  if (atom.kind === 'equals')
+    return atom.values.reduce((sum, value) => sum + popular(`equals|${atom.value.key}|${value}`), 0);
   if (atom.kind === 'ip') return 4 * atom.ranges.length;
-  return (atom.place === 'anywhere' ? 32 : 16) / atom.literal.length;
+  return (
+    ((atom.place === 'anywhere' ? 32 : 16) / atom.literal.length) *
+    popular(`text|${atom.value.key}|${atom.literal}`)
+  );
 }
 
 /** Every disjunct needs a condition, or the disjunction has none. */

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../eval/context.js';
 import type { IpAddress, IpRange } from '../../scheme/ip.js';
 import type { Value } from '../../scheme/values.js';
 import type { RuleMatcher } from '../matcher.js';
-import { conditionOf, type Tested } from './condition.js';
+import { conditionOf, countTestedValues, type Tested } from './condition.js';
 import { IpIndex } from './ip-index.js';
 import { TextScanner } from './text-scan.js';
 
@@ -44,8 +44,9 @@ class IndexedProgram {
     const equals = new Map<string, Map<string, number[]>>();
     const ips = new Map<string, { range: IpRange; rule: number }[]>();
     const texts = new Map<string, { literal: string; rule: number; place: TextPlace }[]>();
+    const popularity = countTestedValues(filters.filter((f) => f.expression === 'filter').map((f) => f.ast));
     filters.forEach((filter, rule) => {
-      const condition = filter.expression === 'filter' ? conditionOf(filter.ast) : undefined;
+      const condition = filter.expression === 'filter' ? conditionOf(filter.ast, popularity) : undefined;
       if (!condition) {
         this.always[rule] = 1;
         return;

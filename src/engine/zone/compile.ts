@@ -217,6 +217,7 @@ class ZoneCompiler {
           'duplicate-entry-point',
           `the zone has two entry points for ${entry.phase}`,
         );
+        this.ruleset(entry, path); // checked all the same: its mistakes are reported too
         continue;
       }
       result[stage] = this.ruleset(entry, path);
@@ -264,12 +265,12 @@ class ZoneCompiler {
       enabled: rule.enabled !== false,
     };
     const parameters = rule.action_parameters ?? {};
-    if (rule.action === 'skip') step.skip = this.skipTargets(parameters, `${path}/action_parameters`);
+    if (rule.action === 'skip') step.skip = this.skipTargets(parameters, `${path}/action_parameters`, phase);
     if (rule.action === 'execute') this.execute(step, phase, parameters, `${path}/action_parameters`);
     return step;
   }
 
-  private skipTargets(parameters: Record<string, unknown>, path: string): SkipTargets {
+  private skipTargets(parameters: Record<string, unknown>, path: string, phase: string): SkipTargets {
     const strings = (key: string): string[] => {
       const value = parameters[key];
       if (value === undefined) return [];
@@ -292,7 +293,11 @@ class ZoneCompiler {
           else for (const id of ids) rules.push(`${rulesetId}/${String(id)}`);
         }
     }
-    const known = ['ruleset', 'phases', 'products', 'rulesets', 'rules'];
+    // Custom rules skip what comes after them; rules of the managed phase skip managed rulesets or rules.
+    const known =
+      phase === 'http_request_firewall_managed'
+        ? ['ruleset', 'rulesets', 'rules']
+        : ['ruleset', 'phases', 'products'];
     for (const key of Object.keys(parameters)) {
       if (!known.includes(key))
         this.problem(

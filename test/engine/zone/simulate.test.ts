@@ -567,6 +567,24 @@ describe('zone files that cannot be simulated', () => {
     expect(problems({ rulesets: [custom([]), custom([])].map((r, i) => ({ ...r, id: `${i}` })) })).toEqual([
       ['/rulesets/1/phase', 'duplicate-entry-point'],
     ]);
+    const second = {
+      ...custom([twice].map(() => ({ id: 'r1', action: 'log', expression: 'true' }))),
+      id: 'second',
+    };
+    const first = { ...custom([{ id: 'r1', action: 'log', expression: 'true' }]), id: 'first' };
+    expect(problems({ rulesets: [first, second] })).toEqual([
+      ['/rulesets/1/phase', 'duplicate-entry-point'],
+      ['/rulesets/1/rules/0/id', 'duplicate-id'],
+    ]);
+    expect(
+      problems({
+        rulesets: [
+          managed([
+            { action: 'skip', expression: 'true', action_parameters: { phases: ['http_ratelimit'] } },
+          ]),
+        ],
+      }),
+    ).toEqual([['/rulesets/0/rules/0/action_parameters/phases', 'unknown-key']]);
     const cycle = {
       id: 'c1',
       kind: 'custom',
