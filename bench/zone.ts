@@ -178,4 +178,11 @@ indexed program reads each indexed field once, finds candidates through hash map
 segment structure per address family (CIDR sets) and one Aho–Corasick scan per field (literals), then
 runs the whole expression of the candidates and of the rules it cannot index (regexes, negations, header
 lookups). Both matchers give the same answers (test/engine/program/indexed.test.ts).
+
+Where the indexed program's time goes: about a third in reading the request (a fresh context, each indexed
+value derived once: path, host, query, address, country, user agent, header, method) and finding the
+candidates (the row "the index alone"); the rest in asking about each of the 1,000 rules (a closure call
+each) and running the candidates' expressions, about ten per request once a value that many rules test
+(the zone's own host) is recognised as broad. The 25× target would need the per-rule loop itself to go:
+asking only about the candidates, in rule order, instead of about every rule.
 `);
