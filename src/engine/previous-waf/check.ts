@@ -1,4 +1,5 @@
 import type { PageRuleEntry, PreviousWafEntry } from '../zone/model.js';
+import { isObject, segment } from '../zone/shape.js';
 import type { ZoneProblem } from '../zone/types.js';
 import { type PreviousWafCatalogue, SHIPPED_CATALOGUE } from './catalogue-view.js';
 import { OVERRIDE_ACTIONS } from './model.js';
@@ -14,14 +15,10 @@ import { PAGE_RULE_OPERATORS, urlPatternExpression } from './url-patterns.js';
 
 type Problems = ZoneProblem[];
 
-/** A JSON pointer from segments (RFC 6901: `~` → `~0`, `/` → `~1`). */
-const pointer = (...segments: (string | number)[]): string =>
-  segments.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+/** A JSON pointer from segments. */
+const pointer = (...segments: (string | number)[]): string => segments.map(segment).join('');
 
 const shown = (value: unknown): string => JSON.stringify(value) ?? String(value);
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function problem(problems: Problems, path: string, code: string, message: string): void {
   problems.push({ path, code, message });
