@@ -10,6 +10,11 @@ import type { RequestContext } from '../eval/context.js';
 export interface RuleMatcher {
   /** For one request: does filter `index` (its position in the list compiled) match? */
   forRequest(context: RequestContext): (index: number) => boolean;
+  /**
+   * For one request, 1 for each filter that may match and 0 for those that cannot (absent: any may).
+   * The engine, when it builds no trace, passes over the 0s without asking.
+   */
+  candidates?(context: RequestContext): Uint8Array;
 }
 
 /** Every filter run in full when asked: the reference the indexed program is tested against. */

@@ -16,7 +16,10 @@ import { TextScanner } from './text-scan.js';
  */
 export function indexedMatcher(filters: readonly Filter[]): RuleMatcher {
   const program = new IndexedProgram(filters);
-  return { forRequest: (context) => program.forRequest(context) };
+  return {
+    forRequest: (context) => program.forRequest(context),
+    candidates: (context) => program.candidatesOf(context),
+  };
 }
 
 type TextPlace = 'anywhere' | 'start' | 'end';
@@ -105,10 +108,22 @@ class IndexedProgram {
     return this.readers.get(key) as Reader;
   }
 
+  /** The candidates of each request, found once however many times they are asked for. */
+  private readonly found = new WeakMap<RequestContext, Uint8Array>();
+
+  candidatesOf(context: RequestContext): Uint8Array {
+    let marks = this.found.get(context);
+    if (!marks) {
+      marks = this.candidates(context);
+      this.found.set(context, marks);
+    }
+    return marks;
+  }
+
   forRequest(context: RequestContext): (index: number) => boolean {
     let candidates: Uint8Array | undefined;
     return (index) => {
-      candidates ??= this.candidates(context);
+      candidates ??= this.candidatesOf(context);
       return candidates[index] === 1 && (this.filters[index] as Filter).match(context);
     };
   }

@@ -47,7 +47,14 @@ export class RequestRun {
     private readonly context: RequestContext,
     private readonly match: (index: number) => boolean,
     private readonly tracing: boolean,
+    /** Without a trace: 0 for the rules that cannot match, passed over at once (their match is false). */
+    private readonly candidates?: Uint8Array,
   ) {}
+
+  /** A rule that cannot match and leaves no trace: nothing to do for it. */
+  private ruledOut(index: number): boolean {
+    return this.candidates !== undefined && this.candidates[index] === 0;
+  }
 
   run(): SimulationResult {
     for (const stage of STAGES) this.stage(stage);
@@ -100,6 +107,7 @@ export class RequestRun {
 
   private firewallRules(items: Items): void {
     for (const rule of this.program.firewallRules) {
+      if (this.ruledOut(rule.index)) continue;
       if (rule.paused) {
         this.trace(items, rule, false, { notRun: { reason: 'paused' } });
         continue;
@@ -143,6 +151,7 @@ export class RequestRun {
     let skippedBy: RuleName | undefined;
     for (const rule of ruleset.rules) {
       if (this.ended) break;
+      if (this.ruledOut(rule.index)) continue;
       if (skippedBy) {
         this.trace(inner, rule, false, { notRun: { reason: 'skipped', by: skippedBy } });
         continue;
@@ -226,6 +235,7 @@ export class RequestRun {
     let scoring = false;
     for (const deployed of execution.rules) {
       if (this.ended) break;
+      if (this.ruledOut(deployed.index)) continue;
       const { rule } = deployed;
       const skippedBy = this.skippedRules.get(`${ruleset.id}/${rule.id}`);
       if (skippedBy) {

@@ -27,12 +27,10 @@ export function compileZone(json: unknown, options: CompileZoneOptions = {}): Co
       simulateOptions: SimulateOptions = {},
     ): SimulationResult {
       const context = request instanceof RequestContext ? request : layout.context(request);
-      const run = new RequestRun(
-        program,
-        context,
-        matcher.forRequest(context),
-        simulateOptions.trace !== false,
-      );
+      const tracing = simulateOptions.trace !== false;
+      // Without a trace, the rules the index rules out need not even be looked at.
+      const candidates = tracing ? undefined : matcher.candidates?.(context);
+      const run = new RequestRun(program, context, matcher.forRequest(context), tracing, candidates);
       return run.run();
     },
   };

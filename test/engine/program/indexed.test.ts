@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { compileZone } from '../../../src/engine/index.js';
 import { ruleByRuleMatcher } from '../../../src/engine/matcher.js';
 import { indexedMatcher } from '../../../src/engine/program/index.js';
 import { compile, type Filter } from '../../../src/eval/compile.js';
@@ -183,6 +184,62 @@ describe('the indexed program and rule-by-rule evaluation', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it('give the same simulations of random zones, with and without a trace', () => {
+    const rule = fc.record({
+      expression,
+      action: fc.constantFrom('block', 'log', 'allow', 'bypass', 'managed_challenge'),
+      priority: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(rule, { minLength: 1, maxLength: 25 }),
+        fc.array(request, { minLength: 1, maxLength: 4 }),
+        (rules, requests) => {
+          const zone = {
+            firewall_rules: rules.map((r, i) => ({
+              id: `r${i}`,
+              action: r.action,
+              ...(r.priority === undefined ? {} : { priority: r.priority }),
+              ...(r.action === 'bypass' ? { products: ['waf'] } : {}),
+              filter: { expression: r.expression },
+            })),
+            rulesets: [
+              {
+                id: 'custom',
+                kind: 'zone',
+                phase: 'http_request_firewall_custom',
+                rules: rules
+                  .slice(0, 5)
+                  .map((r, i) => ({
+                    id: `c${i}`,
+                    action: r.action === 'block' ? 'block' : 'log',
+                    expression: r.expression,
+                  })),
+              },
+            ],
+          };
+          const indexed = compileZone(zone);
+          const reference = compileZone(zone, { matcher: 'rule-by-rule' });
+          if (!indexed.ok || !reference.ok) throw new Error('zone');
+          for (const r of requests) {
+            const read = readSampleRequest({
+              method: r.method,
+              url: `https://${r.host}${r.path}`,
+              ...(r.clientIp ? { clientIp: r.clientIp } : {}),
+            });
+            if (!read.ok) throw new Error('request');
+            for (const trace of [true, false]) {
+              expect(indexed.zone.simulate(read.request, { trace })).toEqual(
+                reference.zone.simulate(read.request, { trace }),
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });
