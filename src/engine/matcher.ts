@@ -11,8 +11,9 @@ export interface RuleMatcher {
   /** For one request: does filter `index` (its position in the list compiled) match? */
   forRequest(context: RequestContext): (index: number) => boolean;
   /**
-   * For one request, 1 for each filter that may match and 0 for those that cannot (absent: any may).
-   * The engine, when it builds no trace, passes over the 0s without asking.
+   * For one request, 1 for each filter that may match and 0 for those that cannot (absent: any may);
+   * computed anew at each call. The engine, when it builds no trace, passes over the 0s without asking
+   * and runs the others' filters itself.
    */
   candidates?(context: RequestContext): Uint8Array;
 }

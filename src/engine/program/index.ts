@@ -18,7 +18,7 @@ export function indexedMatcher(filters: readonly Filter[]): RuleMatcher {
   const program = new IndexedProgram(filters);
   return {
     forRequest: (context) => program.forRequest(context),
-    candidates: (context) => program.candidatesOf(context),
+    candidates: (context) => program.candidates(context),
   };
 }
 
@@ -108,28 +108,16 @@ class IndexedProgram {
     return this.readers.get(key) as Reader;
   }
 
-  /** The candidates of each request, found once however many times they are asked for. */
-  private readonly found = new WeakMap<RequestContext, Uint8Array>();
-
-  candidatesOf(context: RequestContext): Uint8Array {
-    let marks = this.found.get(context);
-    if (!marks) {
-      marks = this.candidates(context);
-      this.found.set(context, marks);
-    }
-    return marks;
-  }
-
   forRequest(context: RequestContext): (index: number) => boolean {
     let candidates: Uint8Array | undefined;
     return (index) => {
-      candidates ??= this.candidatesOf(context);
+      candidates ??= this.candidates(context);
       return candidates[index] === 1 && (this.filters[index] as Filter).match(context);
     };
   }
 
   /** 1 for the rules the request may match: those without a condition, and those an index names. */
-  private candidates(context: RequestContext): Uint8Array {
+  candidates(context: RequestContext): Uint8Array {
     const marks = this.always.slice();
     for (const { read, values } of this.equals) {
       const value = read(context);

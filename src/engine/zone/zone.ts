@@ -1,3 +1,4 @@
+import type { Filter } from '../../eval/compile.js';
 import { layoutFor, RequestContext } from '../../eval/context.js';
 import type { SampleRequest } from '../../request/index.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
@@ -30,7 +31,10 @@ export function compileZone(json: unknown, options: CompileZoneOptions = {}): Co
       const tracing = simulateOptions.trace !== false;
       // Without a trace, the rules the index rules out need not even be looked at.
       const candidates = tracing ? undefined : matcher.candidates?.(context);
-      const run = new RequestRun(program, context, matcher.forRequest(context), tracing, candidates);
+      const match = candidates
+        ? (index: number) => candidates[index] === 1 && (filters[index] as Filter).match(context)
+        : matcher.forRequest(context);
+      const run = new RequestRun(program, context, match, tracing, candidates);
       return run.run();
     },
   };
