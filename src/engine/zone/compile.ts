@@ -85,6 +85,7 @@ class ZoneCompiler {
     const migration = this.zone.waf_migration;
     const program: ZoneProgram = {
       firewallRules,
+      firewallIndices: Int32Array.from(firewallRules, (rule) => rule.index),
       entryPoints,
       newWaf: migration === undefined || migration.new_waf_status === 'enabled',
     };

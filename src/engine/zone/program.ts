@@ -65,6 +65,8 @@ export interface ManagedExecution {
 
 export interface ZoneProgram {
   firewallRules: FirewallRuleStep[];
+  /** The filter index of each firewall rule, in the same order: a tight loop passes over ruled-out ones. */
+  firewallIndices: Int32Array;
   /** Entry points by stage. */
   entryPoints: Partial<Record<Stage, RulesetProgram>>;
   /** Whether the new WAF (managed phase) and the previous WAF run, from the migration state. */
