@@ -211,13 +211,11 @@ describe('the indexed program and rule-by-rule evaluation', () => {
                 id: 'custom',
                 kind: 'zone',
                 phase: 'http_request_firewall_custom',
-                rules: rules
-                  .slice(0, 5)
-                  .map((r, i) => ({
-                    id: `c${i}`,
-                    action: r.action === 'block' ? 'block' : 'log',
-                    expression: r.expression,
-                  })),
+                rules: rules.slice(0, 5).map((r, i) => ({
+                  id: `c${i}`,
+                  action: r.action === 'block' ? 'block' : 'log',
+                  expression: r.expression,
+                })),
               },
             ],
           };
