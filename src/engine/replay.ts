@@ -40,21 +40,36 @@ export class ReplayTally {
   requests = 0;
   readonly actions: Record<string, number> = {};
   private readonly rules = new Map<string, RuleTally>();
+  /**
+   * The same tallies by RuleName object, to spare building a key: a compiled zone hands out the same names
+   * for every request (weak, as the previous WAF's simulation makes new ones per request).
+   */
+  private readonly byName = new WeakMap<RuleName, RuleTally>();
 
   /** `rules`: the zone's rules, listed (with zero counts) whether they match or not. */
   constructor(rules: readonly RuleName[] = []) {
     for (const rule of rules) this.tallyOf(rule);
   }
 
-  add(result: SimulationResult, sample: Sample): void {
+  /** Counts one request's result; the request is a sample (its line and URL) of the rules it matched. */
+  add(result: SimulationResult, line: number, url: string): void {
     this.requests++;
     this.actions[result.action] = (this.actions[result.action] ?? 0) + 1;
     for (const name of result.matched) {
-      const tally = this.tallyOf(name);
+      const tally = this.tallyOfName(name);
       tally.matched++;
-      if (tally.samples.length < SAMPLES_PER_RULE) tally.samples.push(sample);
+      if (tally.samples.length < SAMPLES_PER_RULE) tally.samples.push({ line, url });
     }
-    if (result.decidedBy) this.tallyOf(result.decidedBy).decided++;
+    if (result.decidedBy) this.tallyOfName(result.decidedBy).decided++;
+  }
+
+  private tallyOfName(name: RuleName): RuleTally {
+    let tally = this.byName.get(name);
+    if (!tally) {
+      tally = this.tallyOf(name);
+      this.byName.set(name, tally);
+    }
+    return tally;
   }
 
   merge(other: ReplayTallyJson): void {

@@ -70,6 +70,8 @@ export const EDGE_KEYS: Readonly<Record<string, EdgeKey>> = {
 /** Keys of `edge` that configure the simulation rather than set a field. */
 export const EDGE_SETTINGS = ['bodyLimit'] as const;
 
+const KNOWN_KEYS: readonly string[] = [...Object.keys(EDGE_KEYS), ...EDGE_SETTINGS];
+
 /** Cloudflare's bands of the global WAF attack score (1–99; 100 means "not scored" and has no class). */
 export function wafScoreClass(score: number): string | undefined {
   if (score >= 1 && score <= 20) return 'attack';
@@ -90,7 +92,6 @@ export function readEdge(
     problems.add('edge', `expected an object, got ${describe(json)}`);
     return settings;
   }
-  const known = [...Object.keys(EDGE_KEYS), ...EDGE_SETTINGS];
   for (const [key, raw] of entriesOf(json)) {
     const path = keyPath('edge', key);
     if (key === 'bodyLimit') {
@@ -100,7 +101,7 @@ export function readEdge(
     }
     const spec = Object.hasOwn(EDGE_KEYS, key) ? EDGE_KEYS[key] : undefined;
     if (!spec) {
-      problems.add(path, `${unknownKeyMessage('edge key', key, known)}; set other fields in "fields"`);
+      problems.add(path, `${unknownKeyMessage('edge key', key, KNOWN_KEYS)}; set other fields in "fields"`);
       continue;
     }
     const json = spec.numberAsText && typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : raw;

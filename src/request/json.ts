@@ -43,7 +43,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * inherited from Object.prototype.
  */
 export function entriesOf(record: Record<string, unknown>): [string, unknown][] {
-  return Object.entries(record).filter(([, value]) => value !== undefined);
+  const entries: [string, unknown][] = [];
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (value !== undefined) entries.push([key, value]);
+  }
+  return entries;
 }
 
 /** A top-level key that must be a string when present. */

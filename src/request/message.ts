@@ -67,10 +67,15 @@ export function readHttp(json: Record<string, unknown>, problems: Problems, body
   }
   // HTTP/2 and HTTP/3 clients must send lower-case names, and `.names` shows them so.
   const lowerNames = version === 'HTTP/2' || version === 'HTTP/3';
+  // One object shape for every message (absent members are undefined): replay reads millions of them.
   return {
-    ...(method === undefined ? {} : { method }),
-    ...(version === undefined ? {} : { version }),
-    ...target,
+    method,
+    version,
+    scheme: target.scheme,
+    host: target.host,
+    port: target.port,
+    path: target.path,
+    query: target.query,
     headers: lowerNames ? headers.map(([name, value]) => [name.toLowerCase(), value] as const) : headers,
     body,
     bodyLimit,
@@ -156,20 +161,35 @@ function readTarget(json: Record<string, unknown>, problems: Problems): UrlParts
   if (parts.query !== undefined && parts.path === undefined) parts.path = '/';
   // Validated as text; the fields hold the UTF-8 bytes.
   return {
-    ...(parts.scheme ? { scheme: parts.scheme } : {}),
-    ...(parts.host !== undefined ? { host: bytesOf(parts.host) } : {}),
-    ...(parts.port !== undefined ? { port: parts.port } : {}),
-    ...(parts.path !== undefined ? { path: bytesOf(parts.path) } : {}),
-    ...(parts.query !== undefined ? { query: bytesOf(parts.query) } : {}),
+    scheme: parts.scheme,
+    host: parts.host === undefined ? undefined : bytesOf(parts.host),
+    port: parts.port,
+    path: parts.path === undefined ? undefined : bytesOf(parts.path),
+    query: parts.query === undefined ? undefined : bytesOf(parts.query),
   };
 }
 
-/** One entry of `headers` or `cookies`, with the paths to report problems at. */
+/**
+ * One entry of `headers` or `cookies`. Where it sits (for problems) is kept as indices and turned into a
+ * path only when there is a problem to report: most requests have none.
+ */
 interface NamedEntry {
   name: string;
-  namePath: string;
   value: unknown;
-  valuePath: string;
+  /** The index of the [name, value] pair, in the list form. */
+  pair?: number;
+  /** The index in the name's array of values, in the object form. */
+  item?: number;
+}
+
+function namePath(key: string, entry: NamedEntry): string {
+  return entry.pair === undefined ? keyPath(key, entry.name) : indexPath(indexPath(key, entry.pair), 0);
+}
+
+function valuePath(key: string, entry: NamedEntry): string {
+  if (entry.pair !== undefined) return indexPath(indexPath(key, entry.pair), 1);
+  const path = keyPath(key, entry.name);
+  return entry.item === undefined ? path : indexPath(path, entry.item);
 }
 
 /**
@@ -179,30 +199,25 @@ interface NamedEntry {
 function namedEntries(json: unknown, key: string, what: string, problems: Problems): NamedEntry[] {
   const entries: NamedEntry[] = [];
   if (Array.isArray(json)) {
-    json.forEach((pair, i) => {
-      const path = indexPath(key, i);
+    for (let i = 0; i < json.length; i++) {
+      const pair: unknown = json[i];
       if (!Array.isArray(pair) || pair.length !== 2) {
-        problems.add(path, `expected a [name, value] pair, got ${describe(pair)}`);
+        problems.add(indexPath(key, i), `expected a [name, value] pair, got ${describe(pair)}`);
       } else if (typeof pair[0] !== 'string') {
-        problems.add(indexPath(path, 0), `expected a ${what} name (a string), got ${describe(pair[0])}`);
+        problems.add(
+          indexPath(indexPath(key, i), 0),
+          `expected a ${what} name (a string), got ${describe(pair[0])}`,
+        );
       } else {
-        entries.push({
-          name: pair[0],
-          namePath: indexPath(path, 0),
-          value: pair[1],
-          valuePath: indexPath(path, 1),
-        });
+        entries.push({ name: pair[0], value: pair[1], pair: i, item: undefined });
       }
-    });
+    }
   } else if (isRecord(json)) {
     for (const [name, value] of entriesOf(json)) {
-      const path = keyPath(key, name);
-      if (!Array.isArray(value)) entries.push({ name, namePath: path, value, valuePath: path });
+      if (!Array.isArray(value)) entries.push({ name, value, pair: undefined, item: undefined });
       else
-        value.forEach(
-          (item, i) =>
-            void entries.push({ name, namePath: path, value: item, valuePath: indexPath(path, i) }),
-        );
+        for (let i = 0; i < value.length; i++)
+          entries.push({ name, value: value[i], pair: undefined, item: i });
     }
   } else {
     problems.add(
@@ -215,12 +230,16 @@ function namedEntries(json: unknown, key: string, what: string, problems: Proble
 
 function readHeaders(json: unknown, problems: Problems): HeaderLine[] {
   const lines: HeaderLine[] = [];
-  for (const { name, namePath, value, valuePath } of namedEntries(json, 'headers', 'header', problems)) {
-    const bytes = headerValue(value, valuePath, problems);
-    if (!TOKEN.test(name)) {
-      problems.add(namePath, `${describe(name)} is not a valid header name (${TOKEN_CHARS} only)`);
-    } else if (bytes !== undefined) {
-      lines.push([name, bytes]);
+  for (const entry of namedEntries(json, 'headers', 'header', problems)) {
+    const problem = headerValueProblem(entry.value);
+    if (problem !== undefined) problems.add(valuePath('headers', entry), problem);
+    if (!TOKEN.test(entry.name)) {
+      problems.add(
+        namePath('headers', entry),
+        `${describe(entry.name)} is not a valid header name (${TOKEN_CHARS} only)`,
+      );
+    } else if (problem === undefined) {
+      lines.push([entry.name, trimOws(bytesOf(entry.value as string))]);
     }
   }
   return lines;
@@ -228,15 +247,16 @@ function readHeaders(json: unknown, problems: Problems): HeaderLine[] {
 
 /** A header value: text (sent as UTF-8), blanks around it dropped as an HTTP parser does. */
 function headerValue(json: unknown, path: string, problems: Problems): string | undefined {
-  if (typeof json !== 'string') {
-    problems.add(path, `expected a header value (a string), got ${describe(json)}`);
-    return undefined;
-  }
-  if (LINE_BREAKING.test(json)) {
-    problems.add(path, 'a header value cannot contain CR, LF or NUL');
-    return undefined;
-  }
-  return trimOws(bytesOf(json));
+  const problem = headerValueProblem(json);
+  if (problem === undefined) return trimOws(bytesOf(json as string));
+  problems.add(path, problem);
+  return undefined;
+}
+
+function headerValueProblem(json: unknown): string | undefined {
+  if (typeof json !== 'string') return `expected a header value (a string), got ${describe(json)}`;
+  if (LINE_BREAKING.test(json)) return 'a header value cannot contain CR, LF or NUL';
+  return undefined;
 }
 
 /** `body`: text, or `{"text": …}`, `{"base64": …}`, `{"json": …}` (serialized; implies application/json). */
@@ -283,16 +303,17 @@ const BAD_COOKIE_VALUE = /[;\r\n\x00]/;
 
 function readCookies(json: unknown, problems: Problems): string | undefined {
   const items: string[] = [];
-  for (const { name, namePath, value, valuePath } of namedEntries(json, 'cookies', 'cookie', problems)) {
+  for (const entry of namedEntries(json, 'cookies', 'cookie', problems)) {
+    const { name, value } = entry;
     if (name === '' || BAD_COOKIE_NAME.test(name)) {
       problems.add(
-        namePath,
+        namePath('cookies', entry),
         `${describe(name)} is not a valid cookie name (not empty; no =, ;, spaces or controls)`,
       );
     } else if (typeof value !== 'string') {
-      problems.add(valuePath, `expected a cookie value (a string), got ${describe(value)}`);
+      problems.add(valuePath('cookies', entry), `expected a cookie value (a string), got ${describe(value)}`);
     } else if (BAD_COOKIE_VALUE.test(value)) {
-      problems.add(valuePath, 'a cookie value cannot contain ;, CR, LF or NUL');
+      problems.add(valuePath('cookies', entry), 'a cookie value cannot contain ;, CR, LF or NUL');
     } else {
       items.push(`${name}=${value}`);
     }

@@ -46,12 +46,15 @@ export function parseUrl(text: string): Parsed<UrlParts> {
   const rest = match[3] as string;
   // `https://host` and `https://host?q` have the path `/`, which is what a client puts in the request line.
   const { path, query } = splitTarget(rest.startsWith('/') ? rest : `/${rest}`);
-  return { ok: true, value: { scheme: scheme.value, ...authority.value, path, query } };
+  const { host, port } = authority.value;
+  return { ok: true, value: { scheme: scheme.value, host, port, path, query } };
 }
 
 function splitTarget(target: string): { path: string; query?: string } {
   const mark = target.indexOf('?');
-  return mark === -1 ? { path: target } : { path: target.slice(0, mark), query: target.slice(mark + 1) };
+  return mark === -1
+    ? { path: target, query: undefined }
+    : { path: target.slice(0, mark), query: target.slice(mark + 1) };
 }
 
 export function parseScheme(text: string): Parsed<'http' | 'https'> {

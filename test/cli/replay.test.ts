@@ -95,6 +95,7 @@ describe('cfrules replay', () => {
     expect(result.report).toMatchObject({ requests: 1, invalid: 2, actions: { block: 1 } });
     expect(result.stderr).toMatch(/^cfrules replay: .*bad\.jsonl: line 2: not JSON: /m);
     expect(result.stderr).toMatch(/^cfrules replay: .*bad\.jsonl: line 3: method: /m);
+    expect(result.stderr).toMatch(/^replayed 1 request in /m);
   });
 
   it('refuses a bad zone or a missing file (status 2)', async () => {

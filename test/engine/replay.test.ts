@@ -34,7 +34,7 @@ const requests = Array.from({ length: 60 }, (_, i) => {
 function tallyOf(from: number, to: number) {
   const tally = new ReplayTally(compiled.zone.rules);
   for (let i = from; i < to; i++)
-    tally.add(compiled.zone.simulate(requests[i] as never, { trace: false }), { line: i + 1, url: `/${i}` });
+    tally.add(compiled.zone.simulate(requests[i] as never, { trace: false }), i + 1, `/${i}`);
   return tally;
 }
 

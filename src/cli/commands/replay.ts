@@ -89,7 +89,7 @@ option, unreadable or invalid zone, unreadable requests file).
     io.stdout(format === 'json' ? replayJson(outcome) : replayText(outcome, top));
     const rate = Math.round(outcome.tally.requests / Math.max(seconds, 1e-6));
     io.stderr(
-      `replayed ${outcome.tally.requests.toLocaleString('en-US')} requests in ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} requests/s, ${workers} worker${workers === 1 ? '' : 's'})\n`,
+      `replayed ${outcome.tally.requests.toLocaleString('en-US')} request${outcome.tally.requests === 1 ? '' : 's'} in ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} requests/s, ${workers} worker${workers === 1 ? '' : 's'})\n`,
     );
     return outcome.invalid > 0 ? 1 : 0;
   },

@@ -51,7 +51,8 @@ export class ReplayBatches {
     const lines = Buffer.from(batch.data.buffer, batch.data.byteOffset, batch.data.byteLength)
       .toString('utf8')
       .split('\n');
-    for (const [offset, text] of lines.entries()) this.line(batch.first + offset, text);
+    for (let offset = 0; offset < lines.length; offset++)
+      this.line(batch.first + offset, lines[offset] as string);
   }
 
   private line(line: number, text: string): void {
@@ -71,7 +72,7 @@ export class ReplayBatches {
     }
     const result = this.zone.simulate(read.request, { trace: false });
     const url = (requestJson as { url?: unknown }).url;
-    this.tally.add(result, { line, url: typeof url === 'string' ? url : '' });
+    this.tally.add(result, line, typeof url === 'string' ? url : '');
   }
 
   private fail(line: number, message: string): void {

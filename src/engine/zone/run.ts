@@ -35,9 +35,10 @@ export class RequestRun {
   decidedBy?: RuleName;
   readonly matched: RuleName[] = [];
   readonly skipped: { target: string; by: RuleName }[] = [];
-  private readonly skippedStages = new Map<Stage, RuleName>();
-  private readonly skippedRulesets = new Map<string, RuleName>();
-  private readonly skippedRules = new Map<string, RuleName>();
+  // Made when a rule first skips something: most requests skip nothing, and replay runs millions of them.
+  private skippedStages?: Map<Stage, RuleName>;
+  private skippedRulesets?: Map<string, RuleName>;
+  private skippedRules?: Map<string, RuleName>;
   /** A rule ended the request: nothing after it runs. */
   private ended = false;
   private readonly stages: StageTrace[] = [];
@@ -58,9 +59,10 @@ export class RequestRun {
 
   run(): SimulationResult {
     for (const stage of STAGES) this.stage(stage);
+    // One shape for every result (decidedBy undefined when nothing decided): replay makes millions.
     return {
       action: this.action,
-      ...(this.decidedBy ? { decidedBy: this.decidedBy } : {}),
+      decidedBy: this.decidedBy,
       matched: this.matched,
       skipped: this.skipped,
       trace: this.stages,
@@ -69,23 +71,17 @@ export class RequestRun {
 
   private stage(name: Stage): void {
     const items: Items = [];
-    const record = (status: StageTrace['status'], skippedBy?: RuleName) => {
-      if (this.tracing)
-        this.stages.push({ type: 'stage', name, status, ...(skippedBy ? { skippedBy } : {}), trace: items });
-    };
-    if (!this.configured(name)) record('off');
-    else if (this.ended) record('not_reached');
-    else if (this.skippedStages.has(name)) record('skipped', this.skippedStages.get(name));
-    else if (name === 'firewall_rules') {
-      this.firewallRules(items);
-      record('evaluated');
-    } else if (name === 'previous_waf') {
-      const { status, by } = this.previousWaf(items);
-      record(status, by);
-    } else {
-      this.ruleset(this.program.entryPoints[name] as RulesetProgram, name, items);
-      record('evaluated');
-    }
+    let status: StageTrace['status'] = 'evaluated';
+    let skippedBy = this.skippedStages?.get(name);
+    if (!this.configured(name)) status = 'off';
+    else if (this.ended) status = 'not_reached';
+    else if (skippedBy) status = 'skipped';
+    else if (name === 'firewall_rules') this.firewallRules(items);
+    else if (name === 'previous_waf') ({ status, by: skippedBy } = this.previousWaf(items));
+    else this.ruleset(this.program.entryPoints[name] as RulesetProgram, name, items);
+    if (!this.tracing) return;
+    const by = status === 'skipped' ? skippedBy : undefined;
+    this.stages.push({ type: 'stage', name, status, ...(by ? { skippedBy: by } : {}), trace: items });
   }
 
   private configured(name: Stage): boolean {
@@ -141,8 +137,7 @@ export class RequestRun {
     for (const product of products) {
       this.skipped.push({ target: product, by });
       // The previous WAF is the product `waf`; the others are not simulated (docs/engine.md).
-      if (product === 'waf' && !this.skippedStages.has('previous_waf'))
-        this.skippedStages.set('previous_waf', by);
+      if (product === 'waf') this.skipStageOnce('previous_waf', by);
     }
   }
 
@@ -203,24 +198,34 @@ export class RequestRun {
     for (const target of skip.stages) this.skipStage(target, rule.name);
     this.skipProducts(skip.products, rule.name);
     for (const id of skip.rulesets) {
+      this.skippedRulesets ??= new Map();
       this.skippedRulesets.set(id, rule.name);
       this.skipped.push({ target: id, by: rule.name });
     }
-    for (const key of skip.rules) this.skippedRules.set(key, rule.name);
+    for (const key of skip.rules) {
+      this.skippedRules ??= new Map();
+      this.skippedRules.set(key, rule.name);
+    }
     if (!skip.currentRuleset) return undefined;
     this.skipped.push({ target: `ruleset ${ruleset.id}`, by: rule.name });
     return rule.name;
   }
 
   private skipStage(target: Stage, by: RuleName): void {
-    if (!this.skippedStages.has(target)) this.skippedStages.set(target, by);
+    this.skipStageOnce(target, by);
     this.skipped.push({ target, by });
+  }
+
+  /** The first rule to skip a stage is the one its trace names. */
+  private skipStageOnce(target: Stage, by: RuleName): void {
+    this.skippedStages ??= new Map();
+    if (!this.skippedStages.has(target)) this.skippedStages.set(target, by);
   }
 
   private executeRule(rule: RulesetRuleStep, stage: Stage, items: Items): void {
     const managed = rule.executesManaged;
     const target = managed?.ruleset.id ?? rule.executesCustom?.id;
-    const skippedBy = target === undefined ? undefined : this.skippedRulesets.get(target);
+    const skippedBy = target === undefined ? undefined : this.skippedRulesets?.get(target);
     if (skippedBy) {
       this.trace(items, rule, true, { notRun: { reason: 'skipped', by: skippedBy } });
       return;
@@ -241,7 +246,7 @@ export class RequestRun {
       if (this.ended) break;
       if (this.ruledOut(deployed.index)) continue;
       const { rule } = deployed;
-      const skippedBy = this.skippedRules.get(`${ruleset.id}/${rule.id}`);
+      const skippedBy = this.skippedRules?.get(`${ruleset.id}/${rule.id}`);
       if (skippedBy) {
         this.managedTrace(inner, deployed, false, { notRun: { reason: 'skipped', by: skippedBy } });
         continue;
