@@ -1,22 +1,23 @@
 import { createHash } from 'node:crypto';
-import type { Permission, Store, ZoneRecord } from '../store/store.js';
+import type { Store, ZoneRecord } from '../store/store.js';
 import { type ApiMessage, CODES, ServiceError } from './errors.js';
 import { isId } from './ids.js';
+import { ALL_PERMISSIONS, expandPermissions, type PermissionName } from './permissions.js';
 import { StoreCache } from './store-cache.js';
 
 /**
  * Who is calling, and what they may touch. Two kinds of credentials, as Cloudflare has them:
  * - an account's e-mail and global API key (`X-Auth-Email` + `X-Auth-Key`): every zone of the account,
- *   read and write;
+ *   every permission;
  * - an API token (`Authorization: Bearer …`): the zones it lists (`*` = every zone of its account), with
- *   its permissions (`read`, `edit`; edit includes read).
+ *   its permissions (./permissions.ts).
  * Keys and tokens are stored as SHA-256 digests only (they are random, long secrets: no salt needed).
  */
 export interface Principal {
   accountId: string;
   /** Zone ids or names reachable; `*` = all of the account's zones. */
   zones: readonly string[];
-  canEdit: boolean;
+  permissions: ReadonlySet<PermissionName>;
   /** Whether the principal may act on the whole account (create zones): a global key or a `*` token. */
   accountWide: boolean;
 }
@@ -76,7 +77,12 @@ export class AuthService {
     const principal = this.principals.get(`key\n${email}\n${key}`, () => {
       const account = this.store.transaction((tx) => tx.accounts.getByApiKeyHash(digest(key)));
       if (!account || account.email.toLowerCase() !== email.toLowerCase()) return undefined;
-      return { accountId: account.id, zones: Object.freeze(['*']), canEdit: true, accountWide: true };
+      return {
+        accountId: account.id,
+        zones: Object.freeze(['*']),
+        permissions: ALL_PERMISSIONS,
+        accountWide: true,
+      };
     });
     if (!principal) {
       throw new ServiceError('forbidden', {
@@ -97,11 +103,12 @@ export class AuthService {
     const principal = this.principals.get(`token\n${value}`, () => {
       const token = this.store.transaction((tx) => tx.tokens.getByHash(digest(value)));
       if (!token) return undefined;
+      const accountWide = token.zones.includes('*');
       return {
         accountId: token.accountId,
         zones: Object.freeze([...token.zones]),
-        canEdit: token.permissions.includes('edit' satisfies Permission),
-        accountWide: token.zones.includes('*'),
+        permissions: expandPermissions(token.permissions, accountWide),
+        accountWide,
       };
     });
     if (!principal)
@@ -110,26 +117,42 @@ export class AuthService {
   }
 
   /**
-   * The zone a request names, if the principal may reach it (and write to it, for `need: 'edit'`). An id
+   * The zone a request names, if the principal reaches it and holds every permission `needs` lists. An id
    * that cannot be a zone's, or no such zone, is a routing error as on Cloudflare; a zone of another
-   * account or outside a token's list is an authentication error.
+   * account or outside a token's list, or a missing permission, is an authentication error.
    */
-  zone(principal: Principal, zoneId: string, need: Permission): ZoneRecord {
+  zone(principal: Principal, zoneId: string, ...needs: PermissionName[]): ZoneRecord {
     const zone = isId(zoneId)
       ? this.zones.get(zoneId, () => this.store.transaction((tx) => tx.zones.get(zoneId)))
       : undefined;
     if (!zone) throw unknownZone(zoneId, isId(zoneId));
     if (!reaches(principal, zone)) throw authenticationError();
-    if (need === 'edit' && !principal.canEdit) throw authenticationError();
+    requirePermissions(principal, needs);
     return zone;
   }
 
-  /** Refuses a write by a read-only principal, or an account-level action by a zone-scoped token. */
-  requireAccountEdit(principal: Principal, accountId: string): void {
-    if (!principal.canEdit || !principal.accountWide || principal.accountId !== accountId) {
-      throw authenticationError();
-    }
+  /** Refuses an account-level action to a zone-scoped token, or to one without the permission. */
+  requireAccount(principal: Principal, accountId: string, need: PermissionName): void {
+    if (!principal.accountWide || principal.accountId !== accountId) throw authenticationError();
+    requirePermissions(principal, [need]);
   }
+}
+
+/** Refuses a request whose credential lacks one of the permissions it needs. */
+export function requirePermissions(principal: Principal, needs: readonly PermissionName[]): void {
+  const missing = needs.filter((need) => !principal.permissions.has(need));
+  if (missing.length === 0) return;
+  // Cloudflare's answer, with the missing permission named underneath so that the fix is obvious.
+  throw new ServiceError('forbidden', {
+    code: CODES.notPermitted,
+    message: 'Authentication error',
+    error_chain: [
+      {
+        code: CODES.notPermitted,
+        message: `the credential lacks the permission ${missing.join(' and ')} (docs/api.md, "Permissions")`,
+      },
+    ],
+  });
 }
 
 /** Whether a principal reaches a zone: same account, and the zone is in a token's list. */

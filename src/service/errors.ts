@@ -68,6 +68,7 @@ export const CODES = {
   duplicateFilter: 10102,
   filterInUse: 10103,
   filterOwnedByRule: 10104,
+  filterLimitReached: 10105,
   // Firewall rules (10202 is Cloudflare's code for a bad inline filter; the others cfrules').
   invalidRule: 10200,
   ruleNotFound: 10201,

@@ -6,7 +6,6 @@ import {
   BodyObject,
   childPlace,
   invalid,
-  noIdsToDelete,
   type Place,
   readBatch,
   readIdsToDelete,
@@ -16,6 +15,7 @@ import {
 import {
   type QueryParams,
   queryBoolean,
+  queryId,
   queryString,
   type ResultInfo,
   readPage,
@@ -32,6 +32,29 @@ import { StoreCache } from './store-cache.js';
 
 /** Cloudflare's answer to an expression that another filter of the zone already has. */
 export const DUPLICATE_MESSAGE = 'config duplicates an already existing config';
+
+/**
+ * Filters a zone may hold (cfrules' own limit, docs/api.md §5). Filters outlive failed requests (an
+ * exceeded rule quota keeps the inline filters, as Cloudflare documents), so without a cap, failing
+ * requests could grow the database forever. Five times the largest rule quota leaves room for every rule's
+ * filter and for spares.
+ */
+export const FILTER_LIMIT = 5_000;
+
+/** Refuses a request that would take the zone past FILTER_LIMIT, before it writes anything. */
+export function requireFilterRoom(tx: StoreTransaction, zoneId: string, adding: number): void {
+  if (adding === 0) return;
+  const count = tx.filters.count(zoneId);
+  if (count + adding <= FILTER_LIMIT) return;
+  throw new ServiceError(
+    'bad-request',
+    at(
+      CODES.filterLimitReached,
+      `filter limit reached: a zone holds at most ${FILTER_LIMIT} filters, this one has ${count} and the ` +
+        `request adds ${adding}; delete filters no rule uses, then try again`,
+    ),
+  );
+}
 
 export interface FilterJson {
   id: string;
@@ -124,7 +147,7 @@ export class FilterService {
   list(zone: ZoneRecord, query: QueryParams): FilterList {
     const page = readPage(query);
     const search = {
-      id: queryString(query, 'id'),
+      id: queryId(query),
       expression: queryString(query, 'expression'),
       description: queryString(query, 'description'),
       ref: queryString(query, 'ref'),
@@ -146,6 +169,7 @@ export class FilterService {
   create(zone: ZoneRecord, body: unknown): FilterJson[] {
     const items = readBatch(body, CODES.invalidFilter, 'filter');
     return this.store.transaction((tx) => {
+      requireFilterRoom(tx, zone.id, items.length);
       const time = now();
       return items.map(({ value, place }) => {
         const fields = readFilterFields(BodyObject.read(value, place, 'a filter'), zone.plan);
@@ -191,7 +215,8 @@ export class FilterService {
   /** The filters named by `?id=` (or the body); unknown ids are skipped. None is deleted if one is in use. */
   deleteMany(zone: ZoneRecord, query: QueryParams, body: unknown): { id: string }[] {
     const ids = readIdsToDelete(query, body, CODES.invalidQuery);
-    if (ids.length === 0) throw noIdsToDelete('filter');
+    // Naming nothing deletes nothing (Cloudflare's documented answer): an empty list, not an error.
+    if (ids.length === 0) return [];
     return this.store.transaction((tx) => {
       const existing = ids.filter(isId).flatMap((id) => tx.filters.get(zone.id, id) ?? []);
       for (const filter of existing) refuseDeletion(tx, filter);

@@ -8,27 +8,19 @@ import type {
   ZoneRecord,
 } from '../store/store.js';
 import { at, CODES, ServiceError } from './errors.js';
-import { ExpressionClaims, type FilterJson, filterJson } from './filters.js';
+import { ExpressionClaims, type FilterJson, filterJson, requireFilterRoom } from './filters.js';
 import { isId, newId, now } from './ids.js';
-import {
-  BodyObject,
-  childPlace,
-  invalid,
-  noIdsToDelete,
-  readBatch,
-  readIdsToDelete,
-  rootPlace,
-  shown,
-} from './input.js';
+import { BodyObject, childPlace, invalid, readBatch, readIdsToDelete, rootPlace, shown } from './input.js';
 import {
   type QueryParams,
   queryBoolean,
+  queryId,
   queryString,
   type ResultInfo,
   readPage,
   resultInfo,
 } from './pagination.js';
-import type { FilterFields } from './rules/filter.js';
+import { FILTER_MEMBERS, type FilterFields } from './rules/filter.js';
 import {
   editSettings,
   readFilterId,
@@ -90,13 +82,33 @@ export function ruleJson(rule: FirewallRuleRecord, filter: FilterJson | DeletedF
 
 /** The id of an existing filter of the zone that a rule refers to (a 400: it is the body that is wrong). */
 function referencedFilter(tx: StoreTransaction, zoneId: string, id: string, object: BodyObject): string {
-  if (!isId(id) || tx.filters.get(zoneId, id) === undefined) {
+  const filter = isId(id) ? tx.filters.get(zoneId, id) : undefined;
+  if (filter === undefined) {
     throw invalid(
       childPlace(object.placeOf('filter'), 'id'),
       `filter ${shown(id)} does not exist in this zone`,
     );
   }
+  checkSentFilter(BodyObject.read(object.get('filter'), object.placeOf('filter'), 'filter'), filter);
   return id;
+}
+
+/**
+ * A rule points at a filter by id and never changes it. The other members sent with the id must be the
+ * filter's own (a rule read with GET and sent back has them), so that none is silently dropped.
+ */
+function checkSentFilter(sent: BodyObject, filter: FilterRecord): void {
+  sent.allowOnly(FILTER_MEMBERS, 'a filter');
+  const stored = filterJson(filter) as unknown as Record<string, unknown>;
+  for (const key of ['expression', 'description', 'paused', 'ref']) {
+    if (sent.has(key) && sent.get(key) !== stored[key]) {
+      sent.fail(
+        key,
+        `${key} is not filter ${filter.id}'s: a rule only points at a filter by id; change the filter ` +
+          `itself with PUT /zones/{zone_id}/filters/${filter.id}, or leave ${key} out`,
+      );
+    }
+  }
 }
 
 const ruleNotFound = (id: string, pointer?: string): ServiceError =>
@@ -174,7 +186,7 @@ export class FirewallRuleService {
   list(zone: ZoneRecord, query: QueryParams): RuleList {
     const page = readPage(query);
     const search = {
-      id: queryString(query, 'id'),
+      id: queryId(query),
       action: queryString(query, 'action'),
       description: queryString(query, 'description'),
       paused: queryBoolean(query, 'paused'),
@@ -224,7 +236,12 @@ export class FirewallRuleService {
         return filter;
       };
 
+      const inlineFilters = planned.filter((rule) => rule.inline !== undefined).length;
       const count = tx.firewallRules.count(zone.id);
+      // No room for any rule: nothing is created, not even the filters (they could never get their rules).
+      if (count >= RULE_QUOTA[zone.plan])
+        return { quotaExceeded: { count, adding: planned.length, filters: [] } };
+      requireFilterRoom(tx, zone.id, inlineFilters);
       if (count + planned.length > RULE_QUOTA[zone.plan]) {
         // The documented outcome: the filters exist (not tied to any rule), the rules do not.
         const filters = planned.flatMap((rule) =>
@@ -316,7 +333,8 @@ export class FirewallRuleService {
   /** The rules named by `?id=` (or the body); unknown ids are skipped. Filters are never deleted. */
   deleteMany(zone: ZoneRecord, query: QueryParams, body: unknown): { id: string }[] {
     const ids = readIdsToDelete(query, body, CODES.invalidQuery);
-    if (ids.length === 0) throw noIdsToDelete('firewall rule');
+    // Naming nothing deletes nothing (Cloudflare's documented answer): an empty list, not an error.
+    if (ids.length === 0) return [];
     return this.store.transaction((tx) => {
       const rules = ids.filter(isId).flatMap((id) => tx.firewallRules.get(zone.id, id) ?? []);
       const deleted = tx.firewallRules.delete(

@@ -1,4 +1,4 @@
-import { at, CODES, ServiceError } from './errors.js';
+import { at, ServiceError } from './errors.js';
 import { type QueryParams, queryIds } from './pagination.js';
 
 /**
@@ -94,6 +94,17 @@ export class BodyObject {
     return this.members;
   }
 
+  /**
+   * Refuses a member not in `known` (Cloudflare's schemas forbid additional properties), at its pointer:
+   * a misspelt `descripton` would otherwise be dropped without a word.
+   */
+  allowOnly(known: readonly string[], what: string): void {
+    for (const key of Object.keys(this.members)) {
+      if (!known.includes(key))
+        this.fail(key, `unknown member ${shownKey(key)}: ${what} has ${known.join(', ')}`);
+    }
+  }
+
   placeOf(key: string): Place {
     return childPlace(this.place, key);
   }
@@ -137,6 +148,13 @@ export class BodyObject {
   integer(key: string, min: number, max: number): number | undefined {
     const value = this.get(key);
     if (value === undefined) return undefined;
+    if (typeof value === 'number' && !Number.isInteger(value) && Number.isFinite(value)) {
+      // Cloudflare's schema types it as a number; cfrules orders rules by whole numbers only.
+      this.fail(
+        key,
+        `${key} must be a whole number from ${min} to ${max}, or null (got ${value}: no fractions)`,
+      );
+    }
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
       this.fail(key, `${key} must be an integer from ${min} to ${max}, or null`);
     }
@@ -230,9 +248,5 @@ export function readIdsToDelete(query: QueryParams, body: unknown, code: number)
   return [...new Set(ids.filter((id) => id !== ''))];
 }
 
-/** A bulk delete naming nothing is refused, not answered with an empty list that looks like success. */
-export const noIdsToDelete = (what: string): ServiceError =>
-  new ServiceError(
-    'bad-request',
-    at(CODES.invalidQuery, `no ${what} to delete: give their ids as ?id=<id>&id=<id>`),
-  );
+/** A member name for a message, cut when long (it comes from the request). */
+const shownKey = (key: string): string => JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);

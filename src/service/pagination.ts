@@ -58,6 +58,13 @@ export function queryString(query: QueryParams, name: string): string | undefine
   return value;
 }
 
+/** An `id` search parameter: an object id (32 hexadecimal characters), or absent. */
+export function queryId(query: QueryParams, name = 'id'): string | undefined {
+  const value = queryString(query, name);
+  if (value === undefined || /^[0-9a-f]{32}$/.test(value)) return value;
+  throw invalidQuery(`${name} must be an id: 32 lowercase hexadecimal characters`);
+}
+
 /** `true` or `false`; undefined when absent. */
 export function queryBoolean(query: QueryParams, name: string): boolean | undefined {
   const value = queryString(query, name);

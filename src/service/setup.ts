@@ -10,6 +10,7 @@ import type {
 } from '../store/store.js';
 import { API_KEY, API_TOKEN, digest } from './auth.js';
 import { isId, newId, now } from './ids.js';
+import { isPermissionName, PERMISSION_NAMES } from './permissions.js';
 
 /**
  * What `cfrules serve` starts with: accounts, credentials and zones declared in a config file (applied at
@@ -85,9 +86,11 @@ function readAccount(value: unknown, path: string): AccountConfig {
       text(zone, `${where}.zones[${j}]`),
     );
     const permissions = list(token.permissions ?? ['read', 'edit'], `${where}.permissions`).map((p, j) => {
-      if (p !== 'read' && p !== 'edit')
-        throw new ConfigError(`${where}.permissions[${j}]`, 'must be read or edit');
-      return p;
+      if (typeof p === 'string' && (isPermissionName(p) || p === 'read' || p === 'edit')) return p;
+      throw new ConfigError(
+        `${where}.permissions[${j}]`,
+        `must be a permission (${PERMISSION_NAMES.join(', ')}), or read or edit (docs/api.md, "Permissions")`,
+      );
     });
     return { value: tokenValue, zones, permissions };
   });
@@ -204,9 +207,9 @@ function putZone(tx: StoreTransaction, zone: ZoneConfig, path: string, time: str
   if (!tx.accounts.get(zone.account)) {
     throw new ConfigError(`${path}.account`, `no account ${zone.account} (declare it under accounts)`);
   }
-  const byName = tx.zones.getByName(zone.name);
+  const byName = tx.zones.getByName(zone.account, zone.name);
   if (zone.id !== undefined && byName && byName.id !== zone.id) {
-    throw new ConfigError(`${path}.name`, `${zone.name} is already zone ${byName.id}`);
+    throw new ConfigError(`${path}.name`, `${zone.name} is already zone ${byName.id} of this account`);
   }
   const existing = zone.id === undefined ? byName : tx.zones.get(zone.id);
   if (existing) {

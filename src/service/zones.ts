@@ -1,9 +1,10 @@
 import { PLANS, type Plan } from '../scheme/profile.js';
 import type { AccountRecord, Store, ZoneRecord } from '../store/store.js';
-import type { AuthService, Principal } from './auth.js';
+import { type AuthService, type Principal, requirePermissions } from './auth.js';
 import { at, CODES, ServiceError } from './errors.js';
 import { newId, now } from './ids.js';
 import { type QueryParams, queryString, readPage, resultInfo } from './pagination.js';
+import type { PermissionName } from './permissions.js';
 
 /**
  * Zones, in Cloudflare's shapes where they exist (`GET/POST /zones`, `GET/PATCH/DELETE /zones/{id}`). A zone
@@ -69,6 +70,7 @@ export class ZoneService {
 
   /** The zones the principal reaches; query `name` (exact), `account.id`, `page`, `per_page`. */
   list(principal: Principal, query: QueryParams) {
+    requirePermissions(principal, ['zone:read']);
     const page = readPage(query);
     const name = queryString(query, 'name')?.toLowerCase();
     const accountId = queryString(query, 'account.id');
@@ -87,22 +89,24 @@ export class ZoneService {
   }
 
   get(principal: Principal, zoneId: string): ZoneJson {
-    const zone = this.auth.zone(principal, zoneId, 'read');
+    const zone = this.auth.zone(principal, zoneId, 'zone:read');
     return this.store.transaction((tx) => zoneJson(zone, tx.accounts.get(zone.accountId)));
   }
 
   /** `{name, account?: {id}, plan?, type?}`; the account defaults to the caller's. */
   create(principal: Principal, body: unknown): ZoneJson {
+    // Before reading the body: a credential that may not create zones learns nothing from its errors.
+    requirePermissions(principal, ['zone:edit']);
     const fields = objectBody(body);
     const name = zoneName(fields.name);
     const accountId = accountIdOf(fields.account) ?? principal.accountId;
-    this.auth.requireAccountEdit(principal, accountId);
+    this.auth.requireAccount(principal, accountId, 'zone:edit');
     const plan = fields.plan === undefined ? 'free' : planOf(fields.plan);
     if (fields.type !== undefined && fields.type !== 'full') {
       throw invalidZone('type must be "full" (the only zone type cfrules has)', '/type');
     }
     return this.store.transaction((tx) => {
-      if (tx.zones.getByName(name)) {
+      if (tx.zones.getByName(accountId, name)) {
         throw new ServiceError('bad-request', at(CODES.zoneExists, `${name} already exists`, '/name'));
       }
       const time = now();
@@ -120,10 +124,17 @@ export class ZoneService {
     });
   }
 
-  /** `{plan?, paused?}`: a plan change, or pausing. Other fields of Cloudflare's edit are refused. */
+  /**
+   * `{plan?, paused?}`: a plan change (Billing Edit), or pausing (Zone Settings Edit). Other fields of
+   * Cloudflare's edit are refused.
+   */
   edit(principal: Principal, zoneId: string, body: unknown): ZoneJson {
-    const zone = this.auth.zone(principal, zoneId, 'edit');
+    const zone = this.auth.zone(principal, zoneId);
     const fields = objectBody(body);
+    // An edit that changes nothing is still an edit: it needs the settings permission.
+    const needs: PermissionName[] = fields.plan === undefined ? [] : ['billing:edit'];
+    if (fields.plan === undefined || fields.paused !== undefined) needs.push('zone_settings:edit');
+    requirePermissions(principal, needs);
     const unknown = Object.keys(fields).filter((key) => key !== 'plan' && key !== 'paused');
     if (unknown.length > 0) {
       throw invalidZone(
@@ -148,7 +159,7 @@ export class ZoneService {
 
   /** Deletes the zone with its filters and firewall rules. */
   delete(principal: Principal, zoneId: string): { id: string } {
-    const zone = this.auth.zone(principal, zoneId, 'edit');
+    const zone = this.auth.zone(principal, zoneId, 'zone:edit');
     this.store.transaction((tx) => tx.zones.delete(zone.id));
     return { id: zone.id };
   }

@@ -229,6 +229,33 @@ export const migrations: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    description: 'zone names unique per account, not across accounts',
+    up: (db) => {
+      // A name taken by one account blocked every other, and creating it told them it existed: accounts are
+      // tenants that must not see each other (as Cloudflare lets several accounts add the same pending zone).
+      // The table is rebuilt as in migration 4, seq values kept (sqlite_sequence follows the rename).
+      db.exec(`
+        CREATE TABLE zones_v5 (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL,
+          plan TEXT NOT NULL,
+          account_id TEXT NOT NULL REFERENCES accounts (id),
+          paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
+          created_on TEXT NOT NULL,
+          modified_on TEXT NOT NULL,
+          UNIQUE (account_id, name)
+        );
+        INSERT INTO zones_v5 (seq, id, name, plan, account_id, paused, created_on, modified_on)
+          SELECT seq, id, name, plan, account_id, paused, created_on, modified_on FROM zones;
+        DROP TABLE zones;
+        ALTER TABLE zones_v5 RENAME TO zones;
+        CREATE INDEX zones_name ON zones (name);
+      `);
+    },
+  },
 ];
 
 /** The schema version this code creates and understands. */

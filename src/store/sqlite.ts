@@ -510,7 +510,11 @@ const ZONE_WRITES: readonly TableName[] = [
 function zoneTable(prepare: Prepare): ZoneTable {
   const select = `SELECT ${ZONE_COLUMNS.join(', ')} FROM zones`;
   const byId = reader<{ id: string }, ZoneRecord>(prepare, `${select} WHERE id = @id`, readZone);
-  const byName = reader<{ name: string }, ZoneRecord>(prepare, `${select} WHERE name = @name`, readZone);
+  const byName = reader<{ account_id: string; name: string }, ZoneRecord>(
+    prepare,
+    `${select} WHERE account_id = @account_id AND name = @name`,
+    readZone,
+  );
   const list = pagedList<ZoneListParams, ZoneRecord>(
     prepare,
     {
@@ -530,7 +534,7 @@ function zoneTable(prepare: Prepare): ZoneTable {
   const remove = prepare<{ id: string }>('DELETE FROM zones WHERE id = @id', { writes: ZONE_WRITES });
   return {
     get: (id) => byId({ id }),
-    getByName: (name) => byName({ name }),
+    getByName: (accountId, name) => byName({ account_id: accountId, name }),
     list: (query: ZoneQuery, page) =>
       list(
         {

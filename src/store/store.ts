@@ -52,7 +52,8 @@ export interface StoreTransaction {
 
 export type TableName = keyof StoreTransaction;
 
-export type Permission = 'read' | 'edit';
+/** A token's permission as configured: a permission name (`firewall_services:edit`) or `read`/`edit`. */
+export type Permission = string;
 
 export interface AccountRecord {
   id: string;
@@ -164,7 +165,8 @@ export interface ZoneQuery {
 
 export interface ZoneTable {
   get(id: string): ZoneRecord | undefined;
-  getByName(name: string): ZoneRecord | undefined;
+  /** A zone by name within an account: names are unique per account only. */
+  getByName(accountId: string, name: string): ZoneRecord | undefined;
   list(query: ZoneQuery, page: PageRequest): Page<ZoneRecord>;
   insert(zone: ZoneRecord): void;
   update(zone: ZoneRecord): void;

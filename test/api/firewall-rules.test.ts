@@ -366,12 +366,17 @@ describe('single-call creation: the outcomes of docs/api.md §6.3', () => {
   it('(2) over the quota (Free: 5 rules): the inline filters are created and named, the rules are not', async () => {
     const five = await fillFreeZone();
     expect(five).toHaveLength(5);
+    // Room for one rule; the request adds two.
+    expect((await h.call({ method: 'DELETE', url: rulesPath(ZONES.free, `/${five[0]?.id}`) })).status).toBe(
+      200,
+    );
     const before = await snapshot(h, ZONES.free);
 
     const response = await h.call({
       method: 'POST',
       url: rulesPath(ZONES.free),
       payload: [
+        { action: 'block', filter: { expression: 'http.host eq "fifth.example"', description: 'fifth' } },
         { action: 'block', filter: { expression: 'http.host eq "sixth.example"', description: 'sixth' } },
       ],
     });
@@ -381,19 +386,29 @@ describe('single-call creation: the outcomes of docs/api.md §6.3', () => {
 
     const after = await snapshot(h, ZONES.free);
     expect(after.rules).toEqual(before.rules);
-    expect(after.filters.slice(0, 5)).toEqual(before.filters);
-    expect(after.filters).toHaveLength(6);
-    const created = after.filters[5];
+    expect(after.filters.slice(0, before.filters.length)).toEqual(before.filters);
+    expect(after.filters).toHaveLength(before.filters.length + 2);
+    const created = after.filters.at(-1);
     expect(created).toMatchObject({ expression: 'http.host eq "sixth.example"', description: 'sixth' });
     expect(created?.id).toMatch(ID);
     expect(message).toContain(created?.id);
 
-    // Once there is room, the two-call flow carries on with that filter.
-    expect((await h.call({ method: 'DELETE', url: rulesPath(ZONES.free, `/${five[0]?.id}`) })).status).toBe(
-      200,
-    );
+    // The two-call flow carries on with that filter.
     const rule = await createRule(h, ZONES.free, { action: 'block', filter: { id: created?.id } });
     expect(rule.filter).toEqual(created);
+  });
+
+  it('over a quota already used up, creates nothing: not even the inline filters', async () => {
+    await fillFreeZone();
+    const before = await snapshot(h, ZONES.free);
+    const response = await h.call({
+      method: 'POST',
+      url: rulesPath(ZONES.free),
+      payload: [{ action: 'block', filter: { expression: 'http.host eq "sixth.example"' } }],
+    });
+    expectFailure(response, 400, 10203);
+    expect(response.body.errors[0]?.message).toContain('nothing was created');
+    expect(await snapshot(h, ZONES.free)).toEqual(before);
   });
 
   it('(2) over the quota with several inline filters: each is created and named', async () => {
@@ -601,20 +616,31 @@ describe('PUT /zones/{zone_id}/firewall/rules/{rule_id}', () => {
     expect(await listRules(h, Z)).toEqual([body.result]);
   });
 
-  it('never changes the filter: members other than its id are ignored', async () => {
+  it("never changes the filter: its members sent back must be the filter's, others are refused", async () => {
     const rule = await createRule(h, Z, { action: 'block', filter: { expression: 'ssl' } });
+    // A rule read with GET and sent back, with its whole filter object.
     const { status, body } = await h.call({
       method: 'PUT',
       url: rulesPath(Z, `/${rule.id}`),
-      payload: {
-        id: rule.id,
-        action: 'allow',
-        filter: { id: rule.filter.id, expression: 'not ssl', paused: true },
-      },
+      payload: { ...rule, action: 'allow' },
     });
     expect(status).toBe(200);
     expect(body.result.filter).toEqual(rule.filter);
+    for (const [filter, pointer] of [
+      [{ id: rule.filter.id, expression: 'not ssl' }, '/filter/expression'],
+      [{ id: rule.filter.id, paused: true }, '/filter/paused'],
+      [{ id: rule.filter.id, nope: 1 }, '/filter/nope'],
+    ] as const) {
+      const refused = await h.call({
+        method: 'PUT',
+        url: rulesPath(Z, `/${rule.id}`),
+        payload: { id: rule.id, action: 'challenge', filter },
+      });
+      expectFailure(refused, 400, 10200);
+      expect(refused.body.errors[0]?.source?.pointer).toBe(pointer);
+    }
     expect(await listFilters(h, Z)).toEqual([rule.filter]);
+    expect((await listRules(h, Z))[0]?.action).toBe('allow');
   });
 
   it('refuses an inline filter, another id, and bad fields (10200), changing nothing', async () => {
@@ -1030,9 +1056,11 @@ describe('DELETE /zones/{zone_id}/firewall/rules', () => {
     expect(await listRules(h, ZONES.business)).toEqual([elsewhere]);
   });
 
-  it('refuses a request without ids with 10001 (docs/api.md §8: missing ids on a bulk delete)', async () => {
+  it('answers [] to a request without ids, deleting nothing (as Cloudflare documents)', async () => {
     const rule = await createRule(h, Z, { action: 'block', filter: { expression: 'ssl' } });
-    expectFailure(await h.call({ method: 'DELETE', url: rulesPath(Z) }), 400, 10001);
+    const none = await h.call({ method: 'DELETE', url: rulesPath(Z) });
+    expect(none.status).toBe(200);
+    expect(none.body.result).toEqual([]);
     expect(await listRules(h, Z)).toEqual([rule]);
   });
 });

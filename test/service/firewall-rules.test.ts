@@ -111,7 +111,7 @@ describe('FirewallRuleService.create: field rules', () => {
     [
       'a fractional priority',
       { priority: 1.5 },
-      'priority must be an integer from 0 to 2147483647, or null',
+      'priority must be a whole number from 0 to 2147483647, or null (got 1.5: no fractions)',
       '/0/priority',
     ],
     [
@@ -187,7 +187,7 @@ describe('FirewallRuleService.create: field rules', () => {
     const id = filter(host('a'));
     const created = rules.create(zone, [
       { action: 'block', filter: { id }, priority: 0, description: 'd'.repeat(500), ref: 'r'.repeat(50) },
-      { action: 'block', filter: { id }, priority: 2147483647, priority_note: 'unknown fields are ignored' },
+      { action: 'block', filter: { id }, priority: 2147483647 },
       { action: 'block', filter: { id }, priority: null },
     ]);
     expect(created.map((rule) => rule.priority)).toEqual([0, 2147483647, null]);
@@ -542,14 +542,18 @@ describe('FirewallRuleService.updateMany and update (PUT)', () => {
     expect(rules.get(zone, rule.id)).toEqual(updated);
   });
 
-  it('accepts the filter as GET returns it (extra members of filter are ignored, the filter is untouched)', () => {
+  it("accepts the filter as GET returns it, and refuses a member that is not the filter's (untouched)", () => {
     const { zone, rules, filters, filter } = setup();
     const a = filter(host('a'));
     const rule = first(rules.create(zone, [{ action: 'block', filter: { id: a } }]));
-    const sent = { ...rule, action: 'allow', filter: { ...rule.filter, expression: host('changed') } };
-    expect(rules.update(zone, rule.id, sent)).toMatchObject({
+    expect(rules.update(zone, rule.id, { ...rule, action: 'allow' })).toMatchObject({
       action: 'allow',
       filter: { expression: host('a') },
+    });
+    const sent = { ...rule, action: 'allow', filter: { ...rule.filter, expression: host('changed') } };
+    expect(failure(() => rules.update(zone, rule.id, sent)).errors[0]).toMatchObject({
+      code: CODES.invalidRule,
+      source: { pointer: '/filter/expression' },
     });
     expect(filters.get(zone, a).expression).toBe(host('a'));
   });
@@ -757,10 +761,8 @@ describe('FirewallRuleService.delete and deleteMany', () => {
       { id: r2?.id },
       { id: r3?.id },
     ]);
-    // Naming nothing is refused, not answered with an empty success.
-    const none = failure(() => rules.deleteMany(zone, {}, undefined));
-    expect(none.kind).toBe('bad-request');
-    expect(none.errors[0]?.code).toBe(CODES.invalidQuery);
+    // Naming nothing deletes nothing (Cloudflare's documented answer).
+    expect(rules.deleteMany(zone, {}, undefined)).toEqual([]);
     expect(rules.list(zone, {}).result).toEqual([]);
     // Both filters stay; the inline one is now an ordinary filter that can be deleted.
     expect(filters.list(zone, {}).result.map((f) => f.expression)).toEqual([host('a'), host('b')]);

@@ -159,7 +159,7 @@ describe('SQLite store', () => {
     it('zones, by id and name; update writes every field', () => {
       const z = zoneFixture();
       expect(run((tx) => tx.zones.get(z.id))).toEqual(z);
-      expect(run((tx) => tx.zones.getByName(z.name))).toEqual(z);
+      expect(run((tx) => tx.zones.getByName(z.accountId, z.name))).toEqual(z);
       const changed: ZoneRecord = {
         ...z,
         name: 'renamed.example',
@@ -169,7 +169,18 @@ describe('SQLite store', () => {
       };
       run((tx) => tx.zones.update(changed));
       expect(run((tx) => tx.zones.get(z.id))).toEqual(changed);
-      expect(run((tx) => tx.zones.getByName(z.name))).toBeUndefined();
+      expect(run((tx) => tx.zones.getByName(z.accountId, z.name))).toBeUndefined();
+    });
+
+    it('zones: a name is unique within an account, and may be used by another account', () => {
+      const z = zoneFixture();
+      const b = account();
+      run((tx) => tx.accounts.put(b));
+      const twin: ZoneRecord = { ...zone(b.id), name: z.name };
+      run((tx) => tx.zones.insert(twin));
+      expect(run((tx) => tx.zones.getByName(b.id, z.name))).toEqual(twin);
+      expect(run((tx) => tx.zones.getByName(z.accountId, z.name))).toEqual(z);
+      expect(() => run((tx) => tx.zones.insert({ ...zone(z.accountId), name: z.name }))).toThrow(/UNIQUE/);
     });
 
     it('filters, with null and non-null ref and createdWithRule', () => {
@@ -853,6 +864,49 @@ describe('SQLite store files', () => {
       expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {
       raw.close();
+    }
+  });
+
+  it('at version 4 are migrated with their zones, order and children intact; names then unique per account', () => {
+    const db = new Database(path);
+    expect(migrate(db, 4)).toEqual([1, 2, 3, 4]);
+    const [a, b] = [account(), account()];
+    const [z1, z2] = [zone(a.id), zone(a.id)];
+    const f = filter(z2.id);
+    try {
+      for (const each of [a, b])
+        db.prepare('INSERT INTO accounts (id, name, email, created_on) VALUES (?, ?, ?, ?)').run(
+          each.id,
+          each.name,
+          each.email,
+          each.createdOn,
+        );
+      const insertZone = db.prepare(
+        'INSERT INTO zones (id, name, plan, account_id, paused, created_on, modified_on) VALUES (?, ?, ?, ?, 0, ?, ?)',
+      );
+      for (const each of [z1, z2]) insertZone.run(each.id, each.name, each.plan, a.id, T0, T0);
+      db.prepare(
+        `INSERT INTO filters (id, zone_id, expression, description, paused, created_on, modified_on)
+          VALUES (?, ?, ?, '', 0, '${T0}', '${T0}')`,
+      ).run(f.id, z2.id, f.expression);
+    } finally {
+      db.close();
+    }
+    const store = openSqliteStore(path);
+    try {
+      const run = <T>(work: (tx: StoreTransaction) => T): T => store.transaction(work);
+      expect(run((tx) => ids(tx.zones.list({}, all)))).toEqual([z1.id, z2.id]);
+      expect(run((tx) => tx.filters.count(z2.id))).toBe(1);
+      // Another account may now use a name; the same account still may not, and new zones come last.
+      const twin = { ...zone(b.id), name: z1.name };
+      run((tx) => tx.zones.insert(twin));
+      expect(() => run((tx) => tx.zones.insert({ ...zone(a.id), name: z1.name }))).toThrow(/UNIQUE/);
+      expect(run((tx) => ids(tx.zones.list({}, all)))).toEqual([z1.id, z2.id, twin.id]);
+      // The cascade holds on the rebuilt table.
+      run((tx) => tx.zones.delete(z2.id));
+      expect(run((tx) => tx.filters.count(z2.id))).toBe(0);
+    } finally {
+      store.close();
     }
   });
 

@@ -58,7 +58,7 @@ function inZone<T>(
     return store.transaction((tx) => {
       const zone: ZoneRecord | undefined = isZoneId(source.zone)
         ? tx.zones.get(source.zone)
-        : tx.zones.getByName(source.zone);
+        : zoneByName(tx, source);
       if (zone === undefined)
         throw new ExportError(`zone ${escapeControlCharacters(source.zone)} not found in ${source.path}`);
       return read(tx, zone);
@@ -66,4 +66,15 @@ function inZone<T>(
   } finally {
     store.close();
   }
+}
+
+/** A zone named in the command: names are unique per account, so a name two accounts use needs the id. */
+function zoneByName(tx: StoreTransaction, source: { path: string; zone: string }): ZoneRecord | undefined {
+  const found = tx.zones.list({ name: source.zone }, { page: 1, perPage: 2 });
+  if (found.totalCount > 1) {
+    throw new ExportError(
+      `${found.totalCount} accounts have a zone ${escapeControlCharacters(source.zone)} in ${source.path}: give the zone's id`,
+    );
+  }
+  return found.items[0];
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Access, Product } from '../../service/permissions.js';
 import type { Services } from '../../service/services.js';
 import { success } from '../envelope.js';
 import { params, query, resource } from './route.js';
@@ -6,8 +7,10 @@ import { params, query, resource } from './route.js';
 /** The previous WAF (packages, groups, rules, URI-based overrides), page rules and the WAF migration. */
 export function previousWafRoutes(app: FastifyInstance, services: Services): void {
   const { auth, previousWaf: waf, wafOverrides: overrides, pageRules, wafMigration: migration } = services;
-  const zone = (request: FastifyRequest, need: 'read' | 'edit') =>
-    auth.zone(request.principal, params(request).zone_id as string, need);
+  const access = (product: Product) => (request: FastifyRequest, access: Access) =>
+    auth.zone(request.principal, params(request).zone_id as string, `${product}:${access}`);
+  const zone = access('zone_waf');
+  const pageRuleZone = access('page_rules');
   const p = (request: FastifyRequest, name: string) => params(request)[name] as string;
   const listed = ({ result, resultInfo }: { result: unknown; resultInfo?: unknown }) =>
     success(result, resultInfo);
@@ -44,14 +47,14 @@ export function previousWafRoutes(app: FastifyInstance, services: Services): voi
   });
 
   resource(app, '/zones/:zone_id/pagerules', {
-    GET: (r) => success(pageRules.list(zone(r, 'read'), query(r))),
-    POST: (r) => success(pageRules.create(zone(r, 'edit'), r.body)),
+    GET: (r) => success(pageRules.list(pageRuleZone(r, 'read'), query(r))),
+    POST: (r) => success(pageRules.create(pageRuleZone(r, 'edit'), r.body)),
   });
   resource(app, '/zones/:zone_id/pagerules/:pagerule_id', {
-    GET: (r) => success(pageRules.get(zone(r, 'read'), p(r, 'pagerule_id'))),
-    PUT: (r) => success(pageRules.update(zone(r, 'edit'), p(r, 'pagerule_id'), r.body)),
-    PATCH: (r) => success(pageRules.edit(zone(r, 'edit'), p(r, 'pagerule_id'), r.body)),
-    DELETE: (r) => success(pageRules.delete(zone(r, 'edit'), p(r, 'pagerule_id'))),
+    GET: (r) => success(pageRules.get(pageRuleZone(r, 'read'), p(r, 'pagerule_id'))),
+    PUT: (r) => success(pageRules.update(pageRuleZone(r, 'edit'), p(r, 'pagerule_id'), r.body)),
+    PATCH: (r) => success(pageRules.edit(pageRuleZone(r, 'edit'), p(r, 'pagerule_id'), r.body)),
+    DELETE: (r) => success(pageRules.delete(pageRuleZone(r, 'edit'), p(r, 'pagerule_id'))),
   });
 
   resource(app, '/zones/:zone_id/waf_migration/check', {

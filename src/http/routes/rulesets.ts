@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requirePermissions } from '../../service/auth.js';
+import type { Access } from '../../service/permissions.js';
 import type { Services } from '../../service/services.js';
 import { readWafMigration } from '../../service/waf-migration-hook.js';
 import { success } from '../envelope.js';
@@ -6,8 +8,8 @@ import { NO_CONTENT, params, query, resource } from './route.js';
 
 /** The Rulesets API of a zone (docs/api.md, "Rulesets"). */
 export function rulesetRoutes(app: FastifyInstance, { auth, rulesets }: Services): void {
-  const zone = (request: FastifyRequest, need: 'read' | 'edit') =>
-    auth.zone(request.principal, params(request).zone_id as string, need);
+  const zone = (request: FastifyRequest, access: Access) =>
+    auth.zone(request.principal, params(request).zone_id as string, `rulesets:${access}`);
   const p = (request: FastifyRequest, name: string) => params(request)[name] as string;
   const write = (request: FastifyRequest) => ({ query: query(request) });
   const base = '/zones/:zone_id/rulesets';
@@ -77,6 +79,8 @@ export function rulesetRoutes(app: FastifyInstance, { auth, rulesets }: Services
     PUT: (request) => {
       const target = zone(request, 'edit');
       const wafMigration = readWafMigration(query(request));
+      // The migration hook also turns the previous WAF off for good: it is a WAF edit as well.
+      if (wafMigration) requirePermissions(request.principal, ['zone_waf:edit']);
       return success(
         rulesets.putEntryPoint(target, p(request, 'phase'), request.body, {
           ...write(request),

@@ -3,11 +3,21 @@ import type { Services } from '../../service/services.js';
 import { success } from '../envelope.js';
 import { params, resource } from './route.js';
 
-/** `POST /zones/{zone_id}/simulate`: a cfrules extension; reading the zone's configuration is enough. */
+/**
+ * `POST /zones/{zone_id}/simulate`: a cfrules extension. It reads every product's settings of the zone, so
+ * it needs every product's read permission.
+ */
 export function simulateRoutes(app: FastifyInstance, { auth, simulate }: Services): void {
   resource(app, '/zones/:zone_id/simulate', {
     POST: (request) => {
-      const zone = auth.zone(request.principal, params(request).zone_id as string, 'read');
+      const zone = auth.zone(
+        request.principal,
+        params(request).zone_id as string,
+        'firewall_services:read',
+        'rulesets:read',
+        'zone_waf:read',
+        'page_rules:read',
+      );
       return success(simulate.simulate(zone, request.body));
     },
   });

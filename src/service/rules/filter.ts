@@ -11,6 +11,20 @@ import type { BodyObject } from '../input.js';
 /** Cloudflare's limits on a filter's text fields, in characters. */
 export const FILTER_LIMITS = { description: 500, ref: 50 } as const;
 
+/**
+ * The members a filter object may have: what a client sets, and what the API answers (`id` and the times,
+ * ignored), so that a filter read with GET can be sent back.
+ */
+export const FILTER_MEMBERS = [
+  'id',
+  'expression',
+  'description',
+  'paused',
+  'ref',
+  'created_on',
+  'modified_on',
+];
+
 /** What a client sets on a filter; absent optional fields take their defaults (PUT replaces them too). */
 export interface FilterFields {
   expression: string;
@@ -37,6 +51,7 @@ export function readFilterFields(
   plan: Plan,
   checks: ExpressionChecks = {},
 ): FilterFields {
+  object.allowOnly(FILTER_MEMBERS, 'a filter');
   const expression = object.requiredString('expression', Number.POSITIVE_INFINITY);
   const error = checks.checkExpression === false ? undefined : expressionError(expression, plan);
   if (error !== undefined) object.fail('expression', formatDiagnostic(expression, error));

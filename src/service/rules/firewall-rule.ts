@@ -38,8 +38,12 @@ const SETTING_READERS: { [K in keyof RuleSettings]: (object: BodyObject) => Rule
 };
 export const SETTING_KEYS = Object.keys(SETTING_READERS) as (keyof RuleSettings)[];
 
+/** The members a rule object may have: its settings and filter, and what the API answers besides. */
+const RULE_MEMBERS: readonly string[] = ['id', ...SETTING_KEYS, 'filter', 'created_on', 'modified_on'];
+
 /** Every setting, as POST and PUT take them (omitted ones get their defaults). */
 export function readSettings(object: BodyObject, plan: Plan): RuleSettings {
+  object.allowOnly(RULE_MEMBERS, 'a firewall rule');
   const settings = {} as Record<keyof RuleSettings, unknown>;
   for (const key of SETTING_KEYS) settings[key] = SETTING_READERS[key](object);
   return checkSettings(settings as RuleSettings, object, plan);
@@ -50,6 +54,7 @@ export function readSettings(object: BodyObject, plan: Plan): RuleSettings {
  * Changing the action away from `bypass` drops the products, which only `bypass` has.
  */
 export function editSettings(object: BodyObject, current: FirewallRuleRecord, plan: Plan): RuleSettings {
+  object.allowOnly(RULE_MEMBERS, 'a firewall rule');
   const settings: Record<keyof RuleSettings, unknown> = { ...current };
   for (const key of SETTING_KEYS) if (object.present(key)) settings[key] = SETTING_READERS[key](object);
   if (object.present('action') && settings.action !== 'bypass' && !object.present('products'))
