@@ -1,6 +1,7 @@
 import { type Diagnostic, formatDiagnostic, type Severity } from '../lang/diagnostics.js';
 import { escapeControlCharacters } from '../lang/escape.js';
 import type { CliIo } from './command.js';
+import { plural } from './plural.js';
 import type { ExpressionEntry, Position } from './rule-files.js';
 
 /** The outcome of validating one expression (and, for JSON files, the rule object around it). */
@@ -125,10 +126,6 @@ export function ruleLabel(entry: ExpressionEntry): string {
   if (entry.description !== undefined) label += ` ${JSON.stringify(entry.description)}`;
   if (entry.kind === 'rewrite' && entry.field) label += `, ${entry.field}`;
   return label;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function summaryLine(summary: Summary): string {

@@ -59,7 +59,7 @@ describe('cfrules serve', { timeout: 30_000 }, () => {
     writeFileSync(file, config);
     const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
     const one = await startServe(['--port', '0', '--db', db, '--config', file]);
-    expect(one.output).toMatch(/applied .*cfrules\.yaml: 1 accounts, 1 tokens, 1 zones/);
+    expect(one.output).toMatch(/applied .*cfrules\.yaml: 1 account, 1 token, 1 zone/);
     expect(one.output).not.toMatch(/warning/);
     const created = await fetch(`${one.url}/zones/${ZONE}/filters`, {
       method: 'POST',
@@ -133,7 +133,7 @@ describe('cfrules serve', { timeout: 30_000 }, () => {
     const zonesOnly = join(dir, 'zones-only.yaml');
     writeFileSync(zonesOnly, `zones:\n  - name: other.example\n    account: ${account}\n`);
     const second = await startServe(['--port', '0', '--db', db, '--config', zonesOnly]);
-    expect(second.output).toMatch(/applied .*: 0 accounts, 0 tokens, 1 zones/);
+    expect(second.output).toMatch(/applied .*: 0 accounts, 0 tokens, 1 zone\b/);
     expect(second.output).not.toMatch(/warning/);
     const zones = await fetch(`${second.url}/zones`, { headers: { authorization: `Bearer ${token}` } });
     expect(zones.status).toBe(200);

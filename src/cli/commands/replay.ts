@@ -3,6 +3,7 @@ import { compileZone } from '../../engine/index.js';
 import { choice, parseCommandLine } from '../args.js';
 import { type Command, UsageError } from '../command.js';
 import { readInputFile, stdinReader } from '../files.js';
+import { plural } from '../plural.js';
 import { replayJson, replayText } from '../replay/report.js';
 import { openInput, replay } from '../replay/run.js';
 import { parseStructured } from '../structured-file.js';
@@ -89,7 +90,7 @@ option, unreadable or invalid zone, unreadable requests file).
     io.stdout(format === 'json' ? replayJson(outcome) : replayText(outcome, top));
     const rate = Math.round(outcome.tally.requests / Math.max(seconds, 1e-6));
     io.stderr(
-      `replayed ${outcome.tally.requests.toLocaleString('en-US')} request${outcome.tally.requests === 1 ? '' : 's'} in ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} requests/s, ${workers} worker${workers === 1 ? '' : 's'})\n`,
+      `replayed ${plural(outcome.tally.requests, 'request', outcome.tally.requests.toLocaleString('en-US'))} in ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} requests/s, ${plural(workers, 'worker')})\n`,
     );
     return outcome.invalid > 0 ? 1 : 0;
   },

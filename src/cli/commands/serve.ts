@@ -4,6 +4,7 @@ import type { FirstStart } from '../../service/setup.js';
 import type { Store } from '../../store/store.js';
 import { SYNCHRONOUS_MODES, type Synchronous } from '../../store/synchronous.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
+import { plural } from '../plural.js';
 
 const serveOptions = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -95,7 +96,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
       const yaml = requirePeer<typeof import('yaml')>('yaml');
       const applied = applyConfig(store, readConfig(yaml.parse(io.readFile(options.config))));
       io.stdout(
-        `applied ${options.config}: ${applied.accounts} accounts, ${applied.tokens} tokens, ${applied.zones} zones\n`,
+        `applied ${options.config}: ${plural(applied.accounts, 'account')}, ${plural(applied.tokens, 'token')}, ${plural(applied.zones, 'zone')}\n`,
       );
       if (applied.warning) io.stderr(`cfrules serve: warning: ${options.config}: ${applied.warning}\n`);
     } else {
