@@ -104,15 +104,34 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const resources: ResourceList = [];
   app.decorate('cfrulesResources', resources);
 
-  // JSON only; an empty body is no body (clients send a JSON content type on bodiless DELETEs).
+  // JSON only, in UTF-8 and as sent (no Content-Encoding); an empty body is no body (clients send a JSON
+  // content type on bodiless DELETEs). The bytes are read as they are and decoded strictly: a body that is
+  // not UTF-8 is refused, not read with U+FFFD in place of its bad bytes.
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const refusal = unreadBody(request.headers['content-type'], request.headers['content-encoding']);
+    if (refusal) {
+      done(refusal);
+      return;
+    }
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      done(
+        new ServiceError('bad-request', {
+          code: CODES.malformedJson,
+          message: 'Malformed JSON in request body: it is not valid UTF-8',
+        }),
+      );
+      return;
+    }
+    if (text.trim() === '') {
       done(null, undefined);
       return;
     }
-    parseJson(request, body as string, (error, value) => {
+    parseJson(request, text, (error, value) => {
       if (error)
         done(
           new ServiceError('bad-request', {
@@ -135,6 +154,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof ServiceError) return reply.status(STATUS[error.kind]).send(failure(error.errors));
+    if (error instanceof HttpRefusal) return reply.status(error.status).send(failure([error.apiMessage]));
     const known = fastifyErrors(error, bodyLimit);
     if (known) return reply.status(known.status).send(failure([known.message]));
     report(error);
@@ -198,6 +218,57 @@ export function buildApp(options: AppOptions): FastifyInstance {
     { prefix: API_PREFIX },
   );
   return app;
+}
+
+/** Strict UTF-8: a bad byte is an error, not U+FFFD. A byte order mark is dropped. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A refusal of the HTTP layer with its own status (415), outside the services' error kinds. */
+class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly apiMessage: ApiMessage,
+  ) {
+    super(apiMessage.message);
+  }
+}
+
+/**
+ * Why a JSON body cannot be read as sent, if it cannot: a `Content-Encoding` (the service decodes none, so a
+ * compressed body would be read as malformed JSON), or a charset other than UTF-8 (it would be read as UTF-8
+ * all the same).
+ */
+function unreadBody(
+  contentType: string | undefined,
+  contentEncoding: string | string[] | undefined,
+): HttpRefusal | undefined {
+  const encodings = [contentEncoding ?? []]
+    .flat()
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim().toLowerCase())
+    .filter((value) => value !== '' && value !== 'identity');
+  if (encodings.length > 0) {
+    return new HttpRefusal(415, {
+      code: CODES.unsupportedEncoding,
+      message: `Unsupported Content-Encoding: ${shownText(encodings.join(', '))}; send the body uncompressed`,
+    });
+  }
+  for (const parameter of (contentType ?? '').split(';').slice(1)) {
+    const equals = parameter.indexOf('=');
+    if (parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
+    const charset = parameter
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') {
+      return new HttpRefusal(415, {
+        code: CODES.unsupportedEncoding,
+        message: `Unsupported charset: ${shownText(charset)}; the body must be UTF-8`,
+      });
+    }
+  }
+  return undefined;
 }
 
 /** Cloudflare's answer to a path it has no route for. */

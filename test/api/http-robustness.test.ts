@@ -2,6 +2,7 @@
 // Node answer themselves (an undecodable path, an over-long parameter, a request Node's parser refuses, an
 // unsupported Expect, a timeout), for methods Fastify routes or not, and for a path with a trailing slash.
 import { type AddressInfo, connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type Timeouts } from '../../src/http/app.js';
@@ -206,5 +207,69 @@ describe('timeouts', () => {
     );
     expect(partialBody.status).toBe(408);
     expectEnvelope(partialBody, 7005);
+  });
+});
+
+describe('request bodies, byte for byte', () => {
+  const url = zonePath(ZONES.enterprise, '/filters');
+  const post = (payload: Buffer, headers: Record<string, string> = {}) =>
+    service().inject({
+      method: 'POST',
+      url,
+      headers: { ...auth, 'content-type': 'application/json', ...headers },
+      payload,
+    });
+  const bytes = (...parts: (string | number[])[]) =>
+    Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+
+  it('refuses a body that is not UTF-8 with 400, 6007, instead of reading U+FFFD', async () => {
+    for (const bad of [[0xff], [0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+      const answer = await post(bytes('[{"expression": "http.host eq \\"', bad, '\\""}]'));
+      expect(answer.statusCode, String(bad)).toBe(400);
+      expectEnvelope({ headers: answer.headers, body: answer.json() }, 6007);
+      expect(answer.json().errors[0].message).toBe('Malformed JSON in request body: it is not valid UTF-8');
+    }
+  });
+
+  it('keeps UTF-8 text as sent, with or without a byte order mark', async () => {
+    const expression = 'http.host eq "é😀.example"';
+    const plain = await post(Buffer.from(JSON.stringify([{ expression }])));
+    expect(plain.statusCode).toBe(200);
+    expect(plain.json().result[0].expression).toBe(expression);
+    const withBom = await post(bytes([0xef, 0xbb, 0xbf], JSON.stringify([{ expression }])));
+    expect(withBom.statusCode).toBe(200);
+    expect(withBom.json().result[0].expression).toBe(expression);
+  });
+
+  it('refuses a Content-Encoding it does not decode with 415, 7006; identity is no encoding', async () => {
+    const json = JSON.stringify([{ expression: 'ssl' }]);
+    for (const encoding of ['gzip', 'br', 'deflate, gzip']) {
+      const answer = await post(gzipSync(json), { 'content-encoding': encoding });
+      expect(answer.statusCode, encoding).toBe(415);
+      expectEnvelope({ headers: answer.headers, body: answer.json() }, 7006);
+      expect(answer.json().errors[0].message).toMatch(
+        /^Unsupported Content-Encoding: .*send the body uncompressed$/,
+      );
+    }
+    const identity = await post(Buffer.from(json), { 'content-encoding': 'identity' });
+    expect(identity.statusCode).toBe(200);
+  });
+
+  it('refuses a charset other than UTF-8 with 415, 7006, and reads UTF-8 however it is spelt', async () => {
+    const json = JSON.stringify([{ expression: 'ssl' }]);
+    for (const charset of ['utf-16', 'UTF-16LE', 'iso-8859-1', '"latin1"']) {
+      const answer = await post(Buffer.from(json, charset === 'utf-16' ? 'utf16le' : 'latin1'), {
+        'content-type': `application/json; charset=${charset}`,
+      });
+      expect(answer.statusCode, charset).toBe(415);
+      expectEnvelope({ headers: answer.headers, body: answer.json() }, 7006);
+      expect(answer.json().errors[0].message).toMatch(/^Unsupported charset: .*; the body must be UTF-8$/);
+    }
+    for (const [index, charset] of ['utf-8', 'UTF-8', '"utf-8"', 'utf8'].entries()) {
+      const answer = await post(Buffer.from(JSON.stringify([{ expression: `http.host eq "${index}"` }])), {
+        'content-type': `application/json;charset=${charset}`,
+      });
+      expect(answer.statusCode, charset).toBe(200);
+    }
   });
 });
