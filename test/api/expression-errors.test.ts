@@ -66,7 +66,7 @@ describe('code frames', () => {
       payload: [{ expression: long }],
     });
     expect(status).toBe(400);
-    const [header, line = '', carets = ''] = (body.errors[0]?.message as string).split('\n');
+    const [header, line = '', carets = ''] = String(body.errors[0]?.message).split('\n');
     expect(header).toBe(`Filter parsing error (1:${long.indexOf('bogus') + 1}):`);
     expect(line.startsWith('…')).toBe(true);
     expect(line.endsWith('and bogus')).toBe(true);
@@ -83,7 +83,7 @@ describe('code frames', () => {
       payload: { expression: long },
     });
     expect(status).toBe(400);
-    const [header, line = '', carets = ''] = (body.errors[0]?.message as string).split('\n');
+    const [header, line = '', carets = ''] = String(body.errors[0]?.message).split('\n');
     expect(header).toBe('Filter parsing error:');
     expect(line.startsWith('`…')).toBe(true);
     expect(line.endsWith('and bogus`')).toBe(true);
