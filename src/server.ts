@@ -2,7 +2,7 @@
 // embedded in a test suite or a tool, with no child process. Separate from the main entry point, which
 // stays free of Node-only dependencies (Fastify, SQLite).
 
-export { API_PREFIX, type AppOptions, BODY_LIMIT, buildApp } from './http/app.js';
+export { API_PREFIX, type AppOptions, BODY_LIMIT, buildApp, TIMEOUTS, type Timeouts } from './http/app.js';
 export type { ApiMessage } from './service/errors.js';
 export {
   type AppliedConfig,

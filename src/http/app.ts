@@ -1,14 +1,17 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { requirePeer } from '../peers.js';
 import type { Principal } from '../service/auth.js';
 import { type ApiMessage, CODES, ServiceError } from '../service/errors.js';
 import { createServices } from '../service/services.js';
 import type { Store } from '../store/store.js';
 import { VERSION } from '../version.js';
-import { failure, STATUS } from './envelope.js';
+import { type Envelope, failure, STATUS } from './envelope.js';
 import { filterRoutes } from './routes/filters.js';
 import { firewallRuleRoutes } from './routes/firewall-rules.js';
 import { previousWafRoutes } from './routes/previous-waf.js';
+import { allowedMethods, type ResourceList } from './routes/route.js';
 import { rulesetRoutes } from './routes/rulesets.js';
 import { simulateRoutes } from './routes/simulate.js';
 import { zoneRoutes } from './routes/zones.js';
@@ -23,11 +26,21 @@ export const API_PREFIX = '/client/v4';
 /** Request bodies above this size get 413: a thousand rules of 4,096 characters fit. */
 export const BODY_LIMIT = 8 * 1024 * 1024;
 
+/**
+ * How long a client may take, in milliseconds, so that a stalled one cannot hold a connection (docs/api.md
+ * §3): to send its headers, its whole request, and between two requests on a kept-alive connection; and
+ * how long a connection may stay silent. An expired request gets 408 (7005), then the connection closes.
+ */
+export const TIMEOUTS = { headers: 10_000, request: 30_000, keepAlive: 10_000, idle: 60_000 } as const;
+export type Timeouts = { [name in keyof typeof TIMEOUTS]: number };
+
 export interface AppOptions {
   store: Store;
   bodyLimit?: number;
   /** Where unexpected errors (answered with 500) are reported; stderr by default. */
   reportError?: (error: unknown) => void;
+  /** Replaces some of TIMEOUTS (milliseconds). */
+  timeouts?: Partial<Timeouts>;
 }
 
 declare module 'fastify' {
@@ -41,18 +54,84 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const services = createServices(options.store);
   const report = options.reportError ?? ((error: unknown) => console.error(error));
   const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
+  const timeouts: Timeouts = { ...TIMEOUTS, ...options.timeouts };
   const { fastify } = requirePeer<typeof import('fastify')>('fastify');
-  const app = fastify({ bodyLimit, logger: false, forceCloseConnections: 'idle' });
+  const app = fastify({
+    bodyLimit,
+    logger: false,
+    forceCloseConnections: 'idle',
+    // A request that arrives while the service stops is answered (with Connection: close), not given
+    // Fastify's own 503 body, which is not the envelope.
+    return503OnClosing: false,
+    // `/zones/<id>/filters/` is `/zones/<id>/filters`, not a filter with an empty id.
+    routerOptions: { ignoreTrailingSlash: true },
+    requestTimeout: timeouts.request,
+    keepAliveTimeout: timeouts.keepAlive,
+    connectionTimeout: timeouts.idle,
+    // Node checks the header and request timeouts every `connectionsCheckingInterval` (30 s by default).
+    http: {
+      headersTimeout: timeouts.headers,
+      connectionsCheckingInterval: Math.min(1000, timeouts.headers, timeouts.request),
+    },
+    // Fastify's answers to a path it cannot even decode (`%zz`) or to an over-long parameter.
+    frameworkErrors: (error, request, reply) => {
+      const answer = (reply as FastifyReply).header('x-cfrules-version', VERSION).status(400);
+      if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        answer.send(cannotRoute(request.url));
+      } else {
+        answer.send(
+          failure([{ code: CODES.malformedRequest, message: `Malformed request: ${error.message}` }]),
+        );
+      }
+    },
+    // Requests Node's HTTP parser refuses (a bad request line, conflicting lengths, headers over the limit)
+    // or that time out never reach Fastify: they are answered here, in the envelope too.
+    clientErrorHandler: answerClientError,
+  });
+  // An `Expect` other than 100-continue: Node would answer 417 with no body.
+  app.server.on('checkExpectation', (request, response) => {
+    const expectation = shownText(String(request.headers.expect ?? ''));
+    const body = JSON.stringify(
+      failure([
+        {
+          code: CODES.malformedRequest,
+          message: `Expectation not supported: Expect: ${expectation} (only 100-continue is)`,
+        },
+      ]),
+    );
+    response.writeHead(417, envelopeHeaders(body)).end(body);
+  });
+  const resources: ResourceList = [];
+  app.decorate('cfrulesResources', resources);
 
-  // JSON only; an empty body is no body (clients send a JSON content type on bodiless DELETEs).
+  // JSON only, in UTF-8 and as sent (no Content-Encoding); an empty body is no body (clients send a JSON
+  // content type on bodiless DELETEs). The bytes are read as they are and decoded strictly: a body that is
+  // not UTF-8 is refused, not read with U+FFFD in place of its bad bytes.
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const refusal = unreadBody(request.headers['content-type'], request.headers['content-encoding']);
+    if (refusal) {
+      done(refusal);
+      return;
+    }
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      done(
+        new ServiceError('bad-request', {
+          code: CODES.malformedJson,
+          message: 'Malformed JSON in request body: it is not valid UTF-8',
+        }),
+      );
+      return;
+    }
+    if (text.trim() === '') {
       done(null, undefined);
       return;
     }
-    parseJson(request, body as string, (error, value) => {
+    parseJson(request, text, (error, value) => {
       if (error)
         done(
           new ServiceError('bad-request', {
@@ -75,6 +154,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof ServiceError) return reply.status(STATUS[error.kind]).send(failure(error.errors));
+    if (error instanceof HttpRefusal) return reply.status(error.status).send(failure([error.apiMessage]));
     const known = fastifyErrors(error, bodyLimit);
     if (known) return reply.status(known.status).send(failure([known.message]));
     report(error);
@@ -88,16 +168,23 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? request.url;
-    reply.status(404).send(
-      failure([
-        {
-          code: CODES.cannotRoute,
-          message: `Could not route to ${path}, perhaps your object identifier is invalid?`,
-        },
-        { code: CODES.noRoute, message: 'No route for that URI' },
-      ]),
-    );
+    // A method Fastify does not route (PROPFIND, …) on a path that exists: 405, as for the others.
+    const allowed = allowedMethods(resources, request.url.split('?')[0] ?? request.url);
+    if (allowed) {
+      reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send(
+          failure([
+            {
+              code: CODES.methodNotAllowed,
+              message: `Method ${request.method} not allowed on this path: use ${allowed.join(', ')}`,
+            },
+          ]),
+        );
+      return;
+    }
+    reply.status(404).send(cannotRoute(request.url));
   });
 
   app.decorateRequest('principal', undefined as unknown as Principal);
@@ -131,6 +218,123 @@ export function buildApp(options: AppOptions): FastifyInstance {
     { prefix: API_PREFIX },
   );
   return app;
+}
+
+/** Strict UTF-8: a bad byte is an error, not U+FFFD. A byte order mark is dropped. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A refusal of the HTTP layer with its own status (415), outside the services' error kinds. */
+class HttpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly apiMessage: ApiMessage,
+  ) {
+    super(apiMessage.message);
+  }
+}
+
+/**
+ * Why a JSON body cannot be read as sent, if it cannot: a `Content-Encoding` (the service decodes none, so a
+ * compressed body would be read as malformed JSON), or a charset other than UTF-8 (it would be read as UTF-8
+ * all the same).
+ */
+function unreadBody(
+  contentType: string | undefined,
+  contentEncoding: string | string[] | undefined,
+): HttpRefusal | undefined {
+  const encodings = [contentEncoding ?? []]
+    .flat()
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim().toLowerCase())
+    .filter((value) => value !== '' && value !== 'identity');
+  if (encodings.length > 0) {
+    return new HttpRefusal(415, {
+      code: CODES.unsupportedEncoding,
+      message: `Unsupported Content-Encoding: ${shownText(encodings.join(', '))}; send the body uncompressed`,
+    });
+  }
+  for (const parameter of (contentType ?? '').split(';').slice(1)) {
+    const equals = parameter.indexOf('=');
+    if (parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
+    const charset = parameter
+      .slice(equals + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') {
+      return new HttpRefusal(415, {
+        code: CODES.unsupportedEncoding,
+        message: `Unsupported charset: ${shownText(charset)}; the body must be UTF-8`,
+      });
+    }
+  }
+  return undefined;
+}
+
+/** Cloudflare's answer to a path it has no route for. */
+function cannotRoute(url: string): Envelope {
+  const path = shownText(url.split('?')[0] ?? url, 256);
+  return failure([
+    {
+      code: CODES.cannotRoute,
+      message: `Could not route to ${path}, perhaps your object identifier is invalid?`,
+    },
+    { code: CODES.noRoute, message: 'No route for that URI' },
+  ]);
+}
+
+/** A client-given text repeated in an answer, cut short when long. */
+function shownText(text: string, max = 64): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** The headers of an envelope written outside Fastify (it adds the same to its own answers). */
+function envelopeHeaders(body: string): Record<string, string | number> {
+  return {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-cfrules-version': VERSION,
+    connection: 'close',
+  };
+}
+
+/** Node's parse errors that are not a plain 400, by code. */
+const CLIENT_ERRORS: Record<string, { status: number; message: ApiMessage }> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    message: {
+      code: CODES.malformedRequest,
+      message: `Request headers too large: the limit is ${maxHeaderSize / 1024} KiB`,
+    },
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    message: { code: CODES.requestTimeout, message: 'Request timeout: the request was not received in time' },
+  },
+};
+
+/**
+ * Node's `clientError`: the request could not be read (or not in time). A complete HTTP/1.1 answer, with the
+ * envelope, is written on the socket, which is then closed; nothing is written over a response in progress.
+ */
+function answerClientError(error: Error & { code?: string; reason?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || current?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const known = CLIENT_ERRORS[error.code ?? ''];
+  const status = known?.status ?? 400;
+  const message = known?.message ?? {
+    code: CODES.malformedRequest,
+    message: `Malformed HTTP request: ${error.reason ?? error.message}`,
+  };
+  const body = JSON.stringify(failure([message]));
+  const head = Object.entries(envelopeHeaders(body))
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head}\r\n${body}`);
 }
 
 /** Fastify's own request errors, as API messages. */

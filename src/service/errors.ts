@@ -57,6 +57,11 @@ export const CODES = {
   cannotRoute: 7003,
   methodNotAllowed: 7001,
   bodyTooLarge: 7002,
+  // The HTTP request itself (cfrules'): unreadable (bad request line, conflicting lengths, headers too large,
+  // an unsupported Expect), too slow, or a body in an encoding or charset the service does not read.
+  malformedRequest: 7004,
+  requestTimeout: 7005,
+  unsupportedEncoding: 7006,
   invalidQuery: 10001,
   internal: 10500,
   // Zones (1061 is Cloudflare's; 1099 cfrules').

@@ -1,5 +1,4 @@
-import type { Diagnostic } from '../lang/diagnostics.js';
-import { utf8Length } from '../lang/position.js';
+import { validateExprFrame } from './code-frame.js';
 import { at, CODES, ServiceError } from './errors.js';
 import { expressionError } from './rules/filter.js';
 
@@ -13,22 +12,6 @@ export function validateExpression(expression: unknown): void {
   }
   const error = expressionError(expression, 'enterprise');
   if (error !== undefined) {
-    throw new ServiceError('bad-request', at(CODES.invalidFilter, validateExprMessage(expression, error)));
+    throw new ServiceError('bad-request', at(CODES.invalidFilter, validateExprFrame(expression, error)));
   }
-}
-
-/**
- * This endpoint's older rendering of a parse error: no position in the header, the whole expression between
- * backticks on one line (line breaks shown as spaces, which keeps byte offsets), carets under the offending
- * text counted in UTF-8 bytes. Both responses Cloudflare documents put the carets two columns right of the
- * offending text's byte offset (one for the opening backtick, one more from the old renderer), e.g. for
- * `ip.src==34` ten spaces before `^^`; this reproduces that.
- */
-export function validateExprMessage(expression: string, error: Diagnostic): string {
-  const line = expression.replace(/[\r\n]/g, ' ');
-  const start = Math.min(error.span.start, expression.length);
-  const end = Math.min(Math.max(error.span.end, start), expression.length);
-  const indent = ' '.repeat(utf8Length(expression, 0, start) + 2);
-  const carets = '^'.repeat(Math.max(1, utf8Length(expression, start, end)));
-  return `Filter parsing error:\n\`${line}\`\n${indent}${carets} ${error.message}\n`;
 }

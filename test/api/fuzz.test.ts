@@ -499,10 +499,20 @@ describe('(c) random bytes as a JSON body', () => {
           const response = await request(target, '', buffer);
           expectEnvelope(response);
           await reseedAfter(target, response);
-          const text = buffer.toString('utf8');
+          // Bytes that are not UTF-8 are refused as such, even where a lenient decoding would parse.
+          let text: string;
+          try {
+            text = new TextDecoder('utf-8', { fatal: true }).decode(buffer);
+          } catch {
+            expectFailure(response, 400, 6007);
+            expect(response.body.errors[0]?.message).toBe(
+              'Malformed JSON in request body: it is not valid UTF-8',
+            );
+            return;
+          }
           let parses = text.trim() === '';
           try {
-            JSON.parse(text.replace(/^\ufeff/, ''));
+            JSON.parse(text);
             parses = true;
           } catch {
             // Not JSON.

@@ -1,10 +1,14 @@
 import { parseArgs } from 'node:util';
+import { trackConnections } from '../../http/shutdown.js';
 import { MissingPeerError, requirePeer, requireServicePeers } from '../../peers.js';
 import type { FirstStart } from '../../service/setup.js';
 import type { Store } from '../../store/store.js';
 import { SYNCHRONOUS_MODES, type Synchronous } from '../../store/synchronous.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { plural } from '../plural.js';
+
+/** How long SIGTERM waits for the requests in progress before closing their connections (docs/api.md §1). */
+export const SHUTDOWN_BOUND_MS = 10_000;
 
 const serveOptions = {
   host: { type: 'string', default: '127.0.0.1' },
@@ -42,7 +46,8 @@ With no --config and an empty database, the first start creates an account,
 an API token and the zone example.com, and prints them once.
 
 Prints "listening on http://HOST:PORT/client/v4" once ready. SIGTERM or SIGINT
-(Ctrl-C) finishes the requests in progress, closes the database and exits 0.
+(Ctrl-C) finishes the requests in progress (for at most 10 s, then closes
+their connections), closes the database and exits 0.
 
 Exit status: 0 stopped by a signal, 1 could not start (database, config,
 port), 2 usage error.
@@ -119,6 +124,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     reportError: (error) =>
       io.stderr(`cfrules serve: internal error: ${String((error as Error)?.stack ?? error)}\n`),
   });
+  const connections = trackConnections(app.server);
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
@@ -135,7 +141,16 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
       io.stderr(`cfrules serve: ${signal}: finishing requests in progress\n`);
-      await app.close(); // waits for the requests in progress
+      // Stops accepting connections, and resolves once every connection is closed: those with no request in
+      // progress are closed at once, the others once answered or when the bound is reached.
+      const closed = app.close();
+      const cut = await connections.drain(SHUTDOWN_BOUND_MS);
+      if (cut > 0) {
+        io.stderr(
+          `cfrules serve: ${cut === 1 ? '1 request was' : `${cut} requests were`} still in progress after ${SHUTDOWN_BOUND_MS / 1000} s: closed ${cut === 1 ? 'its connection' : 'their connections'}\n`,
+        );
+      }
+      await closed;
       store.close();
       resolve(0);
     };

@@ -8,6 +8,33 @@ export type Handler = (request: FastifyRequest) => Envelope | typeof NO_CONTENT;
 export const NO_CONTENT = Symbol('204 No Content');
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
+/** The other methods Fastify routes; HEAD is answered as GET where there is a GET (Fastify's default). */
+const OTHER_METHODS = ['HEAD', 'OPTIONS', 'TRACE'] as const;
+
+/** The paths registered with `resource`, for the 405 of methods Fastify does not route (PROPFIND…). */
+export type ResourceList = { pattern: RegExp; allowed: readonly string[] }[];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by buildApp (src/http/app.ts); absent when `resource` is used on another instance. */
+    cfrulesResources?: ResourceList;
+  }
+}
+
+/** The methods of the registered path that `path` (no query) is, if any; a trailing slash is ignored. */
+export function allowedMethods(resources: ResourceList, path: string): readonly string[] | undefined {
+  const bare = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return resources.find((resource) => resource.pattern.test(bare))?.allowed;
+}
+
+/** `/zones/:zone_id/filters` as a regular expression: a parameter is one non-empty segment. */
+const patternOf = (url: string): RegExp =>
+  new RegExp(
+    `^${url
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/')}$`,
+  );
 
 /**
  * Registers the handlers of one path, and a 405 (with `Allow`) for the other methods, so that a known path
@@ -19,6 +46,7 @@ export function resource(
   handlers: Partial<Record<Method, Handler>>,
 ): void {
   const allowed = METHODS.filter((method) => handlers[method]);
+  app.cfrulesResources?.push({ pattern: patternOf(`${app.prefix}${url}`), allowed });
   for (const method of allowed) {
     const handler = handlers[method] as Handler;
     // Synchronous (the services are): Fastify sends what a throw carries to the error handler all the same,
@@ -33,8 +61,8 @@ export function resource(
       },
     });
   }
-  const others = METHODS.filter((method) => !handlers[method]);
-  if (others.length === 0) return;
+  const others: string[] = METHODS.filter((method) => !handlers[method]);
+  for (const method of OTHER_METHODS) if (method !== 'HEAD' || !handlers.GET) others.push(method);
   app.route({
     method: others as HTTPMethods[],
     url,

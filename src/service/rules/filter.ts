@@ -1,6 +1,7 @@
 import { validate } from '../../check/validate.js';
-import { type Diagnostic, formatDiagnostic } from '../../lang/diagnostics.js';
+import type { Diagnostic } from '../../lang/diagnostics.js';
 import type { Plan } from '../../scheme/profile.js';
+import { apiFrame } from '../code-frame.js';
 import type { BodyObject } from '../input.js';
 
 /**
@@ -54,7 +55,7 @@ export function readFilterFields(
   object.allowOnly(FILTER_MEMBERS, 'a filter');
   const expression = object.requiredString('expression', Number.POSITIVE_INFINITY);
   const error = checks.checkExpression === false ? undefined : expressionError(expression, plan);
-  if (error !== undefined) object.fail('expression', formatDiagnostic(expression, error));
+  if (error !== undefined) object.fail('expression', apiFrame(expression, error));
   return {
     expression,
     description: object.string('description', FILTER_LIMITS.description) ?? '',

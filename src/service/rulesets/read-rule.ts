@@ -1,7 +1,7 @@
 import { validate } from '../../check/validate.js';
-import { formatDiagnostic } from '../../lang/diagnostics.js';
 import { type Plan, planAtLeast, planNames } from '../../scheme/profile.js';
 import type { RulesetRuleRecord } from '../../store/store.js';
+import { apiFrame } from '../code-frame.js';
 import { CODES } from '../errors.js';
 import { BodyObject, invalid, type Place } from '../input.js';
 import { readActionParameters } from './action-parameters.js';
@@ -119,7 +119,7 @@ function checkedExpression(
     throw notValid(
       object.placeOf(key),
       expression,
-      `the expression is invalid: ${formatDiagnostic(expression, error)}`,
+      `the expression is invalid: ${apiFrame(expression, error)}`,
     );
   }
   return expression;
