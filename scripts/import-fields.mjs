@@ -47,8 +47,8 @@ function availability(note) {
 // Request fields that Network Firewall rules can use too.
 const shared = new Set(['ip.src', 'ip.src.country', 'ip.src.asnum', 'ip.geoip.country', 'ip.geoip.asnum']);
 
-// Value domains documented for a field (rules-language.md §8), used by the impossible-comparison and
-// case-mismatch lints.
+// Value domains documented for a field (rules-language.md §8): the one statement of a field's range, read by
+// the impossible-comparison and case-mismatch lints and by sample requests' `edge` data (src/request/edge.ts).
 const domains = {
   'cf.bot_management.score': { min: 1, max: 99 },
   'cf.waf.score': { min: 1, max: 100 },
@@ -57,11 +57,14 @@ const domains = {
   'cf.waf.score.rce': { min: 1, max: 99 },
   'cf.llm.prompt.injection_score': { min: 1, max: 100 },
   'cf.edge.server_port': { min: 1, max: 65535 },
+  'cf.edge.client_port': { min: 1, max: 65535 },
+  'ip.src.asnum': { min: 0, max: 4294967295 },
+  'ip.geoip.asnum': { min: 0, max: 4294967295 },
   'http.request.timestamp.msec': { min: 0, max: 999 },
   'cf.threat_score': { min: 0, max: 0 },
   'http.response.code': { min: 100, max: 599 },
-  'ip.src.continent': { values: ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', 'T1'] },
-  'ip.geoip.continent': { values: ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', 'T1'] },
+  'ip.src.continent': { values: ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', 'T1'], case: 'upper' },
+  'ip.geoip.continent': { values: ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', 'T1'], case: 'upper' },
   'cf.waf.score.class': { values: ['attack', 'likely_attack', 'likely_clean', 'clean'] },
   'http.request.method': { case: 'upper' },
   'ip.src.country': { case: 'upper' },

@@ -1,4 +1,4 @@
-import type { Type } from '../scheme/types.js';
+import { cloudflareScheme, type FieldDefinition } from '../scheme/scheme.js';
 import type { Value } from '../scheme/values.js';
 import { asciiUpper } from '../scheme/values.js';
 import { describe, entriesOf, isRecord, keyPath, type Problems, unknownKeyMessage } from './json.js';
@@ -8,63 +8,57 @@ import { readTypedValue } from './typed-value.js';
  * The `edge` object of a sample request: what Cloudflare knows about a request besides the message itself
  * (geolocation, bot management, WAF scores, TLS, edge port…), under short camelCase keys that each set one
  * field. Values are checked against the range Cloudflare can produce, since a typo there (a bot score of
- * 500) would make a simulation silently meaningless; `fields` accepts any value of the type.
+ * 500) would make a simulation silently meaningless; `fields` accepts any value of the type. The ranges,
+ * allowed values and letter case are the field catalogue's (`domain` in src/scheme/fields.json), which the
+ * lints read too: one statement of what a field can hold.
  */
 
+/** An edge key sets one field of Cloudflare's catalogue, read with that field's type and domain. */
 interface EdgeKey {
   field: string;
-  type: Type;
-  min?: number;
-  max?: number;
-  /** Upper-cased before use (country and continent codes are upper case in rules). */
-  upper?: boolean;
-  values?: readonly string[];
   /** Also accept a JSON number, written as text (latitude, longitude). */
   numberAsText?: boolean;
 }
 
-const CONTINENTS = ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', 'T1'];
-const WAF_CLASSES = ['attack', 'likely_attack', 'likely_clean', 'clean'];
-
 export const EDGE_KEYS: Readonly<Record<string, EdgeKey>> = {
-  country: { field: 'ip.src.country', type: 'Bytes', upper: true },
-  continent: { field: 'ip.src.continent', type: 'Bytes', upper: true, values: CONTINENTS },
-  asn: { field: 'ip.src.asnum', type: 'Int', min: 0, max: 4294967295 },
-  city: { field: 'ip.src.city', type: 'Bytes' },
-  region: { field: 'ip.src.region', type: 'Bytes' },
-  regionCode: { field: 'ip.src.region_code', type: 'Bytes' },
-  subdivision1: { field: 'ip.src.subdivision_1_iso_code', type: 'Bytes' },
-  subdivision2: { field: 'ip.src.subdivision_2_iso_code', type: 'Bytes' },
-  postalCode: { field: 'ip.src.postal_code', type: 'Bytes' },
-  metroCode: { field: 'ip.src.metro_code', type: 'Bytes' },
-  latitude: { field: 'ip.src.lat', type: 'Bytes', numberAsText: true },
-  longitude: { field: 'ip.src.lon', type: 'Bytes', numberAsText: true },
-  timezone: { field: 'ip.src.timezone.name', type: 'Bytes' },
-  inEuropeanUnion: { field: 'ip.src.is_in_european_union', type: 'Bool' },
-  botScore: { field: 'cf.bot_management.score', type: 'Int', min: 1, max: 99 },
-  verifiedBot: { field: 'cf.bot_management.verified_bot', type: 'Bool' },
-  verifiedBotCategory: { field: 'cf.verified_bot_category', type: 'Bytes' },
-  staticResource: { field: 'cf.bot_management.static_resource', type: 'Bool' },
-  jsDetectionPassed: { field: 'cf.bot_management.js_detection.passed', type: 'Bool' },
-  detectionIds: { field: 'cf.bot_management.detection_ids', type: { array: 'Int' } },
-  corporateProxy: { field: 'cf.bot_management.corporate_proxy', type: 'Bool' },
-  signedAgent: { field: 'cf.bot_management.signed_agent', type: 'Bool' },
-  ja3Hash: { field: 'cf.bot_management.ja3_hash', type: 'Bytes' },
-  ja4: { field: 'cf.bot_management.ja4', type: 'Bytes' },
-  threatScore: { field: 'cf.threat_score', type: 'Int', min: 0, max: 100 },
-  tlsVersion: { field: 'cf.tls_version', type: 'Bytes' },
-  tlsCipher: { field: 'cf.tls_cipher', type: 'Bytes' },
-  serverIp: { field: 'cf.edge.server_ip', type: 'Ip' },
-  serverPort: { field: 'cf.edge.server_port', type: 'Int', min: 1, max: 65535 },
-  clientPort: { field: 'cf.edge.client_port', type: 'Int', min: 1, max: 65535 },
-  wafScore: { field: 'cf.waf.score', type: 'Int', min: 1, max: 100 },
-  wafSqliScore: { field: 'cf.waf.score.sqli', type: 'Int', min: 1, max: 99 },
-  wafXssScore: { field: 'cf.waf.score.xss', type: 'Int', min: 1, max: 99 },
-  wafRceScore: { field: 'cf.waf.score.rce', type: 'Int', min: 1, max: 99 },
-  wafScoreClass: { field: 'cf.waf.score.class', type: 'Bytes', values: WAF_CLASSES },
-  colo: { field: 'cf.colo.name', type: 'Bytes' },
-  rayId: { field: 'cf.ray_id', type: 'Bytes' },
-  zoneName: { field: 'cf.zone.name', type: 'Bytes' },
+  country: { field: 'ip.src.country' },
+  continent: { field: 'ip.src.continent' },
+  asn: { field: 'ip.src.asnum' },
+  city: { field: 'ip.src.city' },
+  region: { field: 'ip.src.region' },
+  regionCode: { field: 'ip.src.region_code' },
+  subdivision1: { field: 'ip.src.subdivision_1_iso_code' },
+  subdivision2: { field: 'ip.src.subdivision_2_iso_code' },
+  postalCode: { field: 'ip.src.postal_code' },
+  metroCode: { field: 'ip.src.metro_code' },
+  latitude: { field: 'ip.src.lat', numberAsText: true },
+  longitude: { field: 'ip.src.lon', numberAsText: true },
+  timezone: { field: 'ip.src.timezone.name' },
+  inEuropeanUnion: { field: 'ip.src.is_in_european_union' },
+  botScore: { field: 'cf.bot_management.score' },
+  verifiedBot: { field: 'cf.bot_management.verified_bot' },
+  verifiedBotCategory: { field: 'cf.verified_bot_category' },
+  staticResource: { field: 'cf.bot_management.static_resource' },
+  jsDetectionPassed: { field: 'cf.bot_management.js_detection.passed' },
+  detectionIds: { field: 'cf.bot_management.detection_ids' },
+  corporateProxy: { field: 'cf.bot_management.corporate_proxy' },
+  signedAgent: { field: 'cf.bot_management.signed_agent' },
+  ja3Hash: { field: 'cf.bot_management.ja3_hash' },
+  ja4: { field: 'cf.bot_management.ja4' },
+  threatScore: { field: 'cf.threat_score' },
+  tlsVersion: { field: 'cf.tls_version' },
+  tlsCipher: { field: 'cf.tls_cipher' },
+  serverIp: { field: 'cf.edge.server_ip' },
+  serverPort: { field: 'cf.edge.server_port' },
+  clientPort: { field: 'cf.edge.client_port' },
+  wafScore: { field: 'cf.waf.score' },
+  wafSqliScore: { field: 'cf.waf.score.sqli' },
+  wafXssScore: { field: 'cf.waf.score.xss' },
+  wafRceScore: { field: 'cf.waf.score.rce' },
+  wafScoreClass: { field: 'cf.waf.score.class' },
+  colo: { field: 'cf.colo.name' },
+  rayId: { field: 'cf.ray_id' },
+  zoneName: { field: 'cf.zone.name' },
 };
 
 /** Keys of `edge` that configure the simulation rather than set a field. */
@@ -105,15 +99,18 @@ export function readEdge(
       continue;
     }
     const json = spec.numberAsText && typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : raw;
-    let value = readTypedValue(json, spec.type, path, problems);
+    const definition = cloudflareScheme.fields.get(spec.field) as FieldDefinition;
+    let value = readTypedValue(json, definition.type, path, problems);
     if (value === undefined) continue;
-    if (spec.upper && typeof value === 'string') value = asciiUpper(value);
-    if (typeof value === 'number' && ((spec.min ?? value) > value || (spec.max ?? value) < value)) {
-      problems.add(path, `${value} is out of range (${spec.min} to ${spec.max})`);
+    const domain = definition.domain ?? {};
+    if (domain.case === 'upper' && typeof value === 'string') value = asciiUpper(value);
+    const { min, max } = domain;
+    if (typeof value === 'number' && ((min ?? value) > value || (max ?? value) < value)) {
+      problems.add(path, `${value} is out of range (${min} to ${max})`);
       continue;
     }
-    if (spec.values && !spec.values.includes(value as string)) {
-      problems.add(path, `expected one of ${spec.values.join(', ')}, got ${describe(json)}`);
+    if (domain.values && !domain.values.includes(value as string)) {
+      problems.add(path, `expected one of ${domain.values.join(', ')}, got ${describe(json)}`);
       continue;
     }
     into.set(spec.field, value);

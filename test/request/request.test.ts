@@ -602,6 +602,29 @@ describe('edge data', () => {
       expect(fieldValue(request, name), name).toEqual(value);
   });
 
+  it("checks edge values against the field catalogue's domain, the lints' source too", () => {
+    let ranged = 0;
+    for (const [key, { field }] of Object.entries(EDGE_KEYS)) {
+      const domain = cloudflareScheme.fields.get(field)?.domain;
+      expect(cloudflareScheme.fields.has(field), field).toBe(true);
+      if (domain?.min === undefined || domain.max === undefined) continue;
+      ranged++;
+      for (const value of [domain.min - 1, domain.max + 1]) {
+        const result = readSampleRequest({ edge: { [key]: value } });
+        expect(result.ok, `${key} ${value}`).toBe(false);
+        if (!result.ok)
+          expect(result.problems[0]?.message).toBe(
+            `${value} is out of range (${domain.min} to ${domain.max})`,
+          );
+      }
+    }
+    expect(ranged).toBeGreaterThanOrEqual(9);
+    // Cloudflare gives 0 only now: a score of 50 is for `fields`, which takes any value of the type.
+    expect(readSampleRequest({ edge: { threatScore: 50 } }).ok).toBe(false);
+    expect(field({ fields: { 'cf.threat_score': 50 } }, 'cf.threat_score')).toBe(50);
+    expect(field({ edge: { continent: 'eu' } }, 'ip.src.continent')).toBe('EU');
+  });
+
   it('gives the deprecated ip.geoip names and cf.client.bot the same values', () => {
     const request = read({
       edge: {
