@@ -2,7 +2,7 @@
 // when `success` is true; a failed write changes nothing; malformed bodies are 6007; huge ones 413.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RULE_ACTIONS } from '../../src/service/rules/firewall-rule.js';
+import { FIREWALL_RULE_ACTIONS } from '../../src/scheme/actions.js';
 import { type Envelope, freshHarnessPerTest, type Harness, ZONES, zonePath } from './harness.js';
 import {
   createFilters,
@@ -234,7 +234,7 @@ function fieldValue(): fc.Arbitrary<unknown> {
     hugeNumber,
     id,
     expressionText,
-    fc.constantFrom(...RULE_ACTIONS, 'drop'),
+    fc.constantFrom(...FIREWALL_RULE_ACTIONS, 'drop'),
     fc.constantFrom(true, false, null, 0, -1, 2_147_483_647, 2_147_483_648),
     fc.array(fc.constantFrom('waf', 'uaBlock', 'bic', 'hot', 'nothing'), { maxLength: 4 }),
     fc.record({ id }, { requiredKeys: [] }),

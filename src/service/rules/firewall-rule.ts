@@ -1,5 +1,6 @@
+import { BYPASS_PRODUCTS, FIREWALL_RULE_ACTIONS } from '../../scheme/actions.js';
 import { type Plan, planNames } from '../../scheme/profile.js';
-import { FIREWALL_RULE_ACTIONS, type FirewallRuleRecord } from '../../store/store.js';
+import type { FirewallRuleRecord } from '../../store/store.js';
 import { CODES } from '../errors.js';
 import { BodyObject, invalid, type Place } from '../input.js';
 import { type ExpressionChecks, type FilterFields, readFilterFields } from './filter.js';
@@ -8,14 +9,9 @@ import { type ExpressionChecks, type FilterFields, readFilterFields } from './fi
  * The checks of a firewall rule object, without a store: its settings (action, plan entitlement, products,
  * priority, paused, description, ref) and its filter (an id, or an inline filter). The Firewall Rules API
  * applies them before it looks at the zone's data (filters by id, quota); `cfrules validate` applies them
- * to the rules of a rules file (see ./check.ts). Only the action list comes from the store's module: it is
- * the vocabulary of the stored record.
+ * to the rules of a rules file (see ./check.ts). The actions and bypassable products are the scheme's
+ * (src/scheme/actions.ts), which the store and the engine read too.
  */
-
-export const RULE_ACTIONS = FIREWALL_RULE_ACTIONS;
-
-/** What a `bypass` rule can bypass. */
-import { BYPASS_PRODUCTS } from '../../scheme/actions.js';
 
 export { BYPASS_PRODUCTS };
 
@@ -29,7 +25,7 @@ export type RuleSettings = Pick<
 
 /** One reader per setting; an absent (or null) optional setting reads as its default. */
 const SETTING_READERS: { [K in keyof RuleSettings]: (object: BodyObject) => RuleSettings[K] } = {
-  action: (object) => object.oneOf('action', RULE_ACTIONS),
+  action: (object) => object.oneOf('action', FIREWALL_RULE_ACTIONS),
   priority: (object) => object.integer('priority', 0, RULE_LIMITS.maxPriority) ?? null,
   paused: (object) => object.boolean('paused') ?? false,
   description: (object) => object.string('description', RULE_LIMITS.description) ?? '',
