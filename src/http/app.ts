@@ -11,7 +11,7 @@ import { type Envelope, failure, STATUS } from './envelope.js';
 import { filterRoutes } from './routes/filters.js';
 import { firewallRuleRoutes } from './routes/firewall-rules.js';
 import { previousWafRoutes } from './routes/previous-waf.js';
-import { allowedMethods, type ResourceList } from './routes/route.js';
+import { allowedMethods, methodNotAllowed, type ResourceList } from './routes/route.js';
 import { rulesetRoutes } from './routes/rulesets.js';
 import { simulateRoutes } from './routes/simulate.js';
 import { zoneRoutes } from './routes/zones.js';
@@ -171,17 +171,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // A method Fastify does not route (PROPFIND, …) on a path that exists: 405, as for the others.
     const allowed = allowedMethods(resources, request.url.split('?')[0] ?? request.url);
     if (allowed) {
-      reply
-        .status(405)
-        .header('allow', allowed.join(', '))
-        .send(
-          failure([
-            {
-              code: CODES.methodNotAllowed,
-              message: `Method ${request.method} not allowed on this path: use ${allowed.join(', ')}`,
-            },
-          ]),
-        );
+      methodNotAllowed(request, reply, allowed);
       return;
     }
     reply.status(404).send(cannotRoute(request.url));

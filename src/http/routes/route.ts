@@ -67,18 +67,23 @@ export function resource(
     method: others as HTTPMethods[],
     url,
     handler: async (request: FastifyRequest, reply: FastifyReply) =>
-      reply
-        .status(405)
-        .header('allow', allowed.join(', '))
-        .send(
-          failure([
-            {
-              code: CODES.methodNotAllowed,
-              message: `Method ${request.method} not allowed on this path: use ${allowed.join(', ')}`,
-            },
-          ]),
-        ),
+      methodNotAllowed(request, reply, allowed),
   });
+}
+
+/** 405 with `Allow`: the path exists, the method does not. */
+export function methodNotAllowed(request: FastifyRequest, reply: FastifyReply, allowed: readonly string[]) {
+  return reply
+    .status(405)
+    .header('allow', allowed.join(', '))
+    .send(
+      failure([
+        {
+          code: CODES.methodNotAllowed,
+          message: `Method ${request.method} not allowed on this path: use ${allowed.join(', ')}`,
+        },
+      ]),
+    );
 }
 
 /** Path parameters by name. */
