@@ -25,6 +25,29 @@ if (build.status !== 0) throw new Error('bench/startup.ts: npm run build failed'
 const dir = mkdtempSync(join(tmpdir(), 'cfrules-bench-startup-'));
 const requestFile = join(dir, 'request.json');
 writeFileSync(requestFile, JSON.stringify({ url: 'https://example.com/admin', clientIp: '192.0.2.7' }));
+// A one-case test file, in JSON so that `cfrules test` needs no yaml (docs/cli.md, `cfrules test`).
+const testFile = join(dir, 'admin.test.json');
+writeFileSync(
+  testFile,
+  JSON.stringify({
+    zone: {
+      firewall_rules: [
+        {
+          id: 'admin-block',
+          action: 'block',
+          filter: { expression: 'http.request.uri.path contains "/admin"' },
+        },
+      ],
+    },
+    tests: [
+      {
+        name: 'the admin area is closed',
+        request: { url: 'https://example.com/admin' },
+        expect: { action: 'block', by: 'admin-block' },
+      },
+    ],
+  }),
+);
 
 interface Case {
   name: string;
@@ -47,6 +70,7 @@ const cases: Case[] = [
     name: "`cfrules eval -r request.json '…'`",
     args: ['eval', '-r', requestFile, 'http.request.uri.path contains "/admin"'],
   },
+  { name: '`cfrules test admin.test.json` (one case)', args: ['test', testFile] },
   {
     name: '`cfrules serve --db :memory:` until listening',
     args: ['serve', '--db', ':memory:', '--port', '0'],
@@ -118,20 +142,35 @@ const lines = [
   ...rows,
 ];
 const note = `${ROUNDS} rounds after one warm-up round; each round runs the floor and every command once, and a ratio
-is the median of the per-round ratios. \`cfrules test\` is not measured yet: the command does not exist
-(issue 12).
+is the median of the per-round ratios. \`cfrules test\` runs a one-case test file in JSON (a YAML one would
+also load yaml).
 
 Before issue 16, every command loaded Fastify, yaml and better-sqlite3 with the whole CLI (\`require('fastify')\`
 alone cost about 211 ms of CPU, \`yaml\` 155 ms): at load 12, floor 71 ms; \`--version\` 4.2×, \`validate\` 4.9×,
-\`fmt\` 4.4×, \`eval\` 4.4×, \`serve\` 4.9×; the same build, benchmarked again just before this code's first
-run, at load 13: floor 72 ms; 3.96×, 4.30×, 4.23×, 4.31×, 5.27×. Now the CLI loads the module of the
-command it runs and nothing else (\`--version\` loads no command), only \`serve\` loads the service and its
-packages (\`yaml\` only for \`--config\`), \`validate\` loads the service's rule-object checks (and with them
-the managed rulesets' catalogue) only for files that hold rule objects, the catalogue's ids are hashed with
-Node's SHA-256 where there is one (the JavaScript one cost ~20 ms per start), and the Chevrotain parser
-builds each lookahead function the first time it is needed. What is left for \`validate\` is Node's ESM
-loader (one file per chunk of the split bundle) and the compilation of the bundle (Chevrotain and lodash-es
-are half of it), the parser's grammar recording (about 7 ms) and the check itself. Run to run, on this
-shared 2-vCPU VM, the ratios move by ±0.15.`;
+\`fmt\` 4.4×, \`eval\` 4.4×, \`serve\` 4.9×. The first round of work made the CLI load the module of the
+command it runs and nothing else (only \`serve\` loads the service and its packages, \`yaml\` only for
+\`--config\`; \`validate\` loads the service's rule-object checks only for files that hold rule objects), hashed
+the managed rulesets' ids with Node's SHA-256, and built each of the parser's lookahead functions the first
+time it is needed: at load 3.9, floor 67 ms, \`validate\` 1.81×, \`fmt\` 1.66×.
+
+The second round: the bundles are minified (Node parses the whole text of every file it loads; the source
+maps give stack traces their names back), JSON data is bundled as \`JSON.parse('…')\` rather than as an object
+literal (the 45 kB field catalogue), Chevrotain's \`toFastProperties\` runs after the grammar recording rather
+than before it (before, it made the parser a V8 prototype, and each of the recording's ~90 property additions
+and deletions then copied the parser's layout: 3.5 of the 4.7 ms a parser took to build), and standard error
+is only set up when something is written to it. Counted in instructions with valgrind, which unlike times do
+not move with the machine's load: \`node -e 0\` runs 502 million; \`validate\` 731 million before, 688 after;
+\`fmt\` 693, then 644. This round's six runs were on a VM busy with other work (the floor at 82 to 142 ms, 67 ms
+when quiet): \`validate\` stayed above the target in all six (1.63× to 1.80×), \`fmt\` met it in two (1.57× to
+1.70×): \`validate\` misses the target, \`fmt\` meets it only in some runs.
+
+About half of what \`validate\` still adds is Chevrotain and lodash-es: loading their code and building the
+parser (the grammar recording). Then the checker's chunk, Node's ESM loader and standard output. Fewer chunks do
+not help: the same command bundled as one file ran more instructions, since it then also compiles code the split
+leaves out. A V8 code cache does: the CLI as one CommonJS bundle, run through \`vm.Script\` with cached data,
+measured 1.54× (\`validate\`) and 1.51× (\`fmt\`) against 1.89× and 1.72× for the split bundle in the same run,
+but 2.33× and 1.99× whenever the cache is missing or rejected (another Node version), so it waits on a decision
+about where the cache lives and when it is written (Node 22's \`module.enableCompileCache\` answers both). Run to
+run, on this shared 2-vCPU VM, the ratios move by ±0.15.`;
 const report = `## Start-up (bench/startup.ts)\n\nMachine: ${machineDescription()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:startup -- --write\`.\n\n${lines.join('\n')}\n\n${note}\n`;
 publish(report);

@@ -165,6 +165,10 @@ export class ExpressionParser extends EmbeddedActionsParser {
       skipValidations: !validate,
     });
     this.performSelfAnalysis();
+    // Made a prototype (of an object thrown away), the parser gets V8's fast property layout, which
+    // parsing reads on every token. Chevrotain does the same before recording the grammar, where it makes
+    // the recording slow; the bundles leave it to here, after the recording (scripts/bundle-options.mjs).
+    Object.create(this);
   }
 
   filter = this.RULE('filter', (): Expression => this.SUBRULE(this.logical));

@@ -27,6 +27,30 @@ async function packagesLoadedBy(args: string[], name: string) {
   return { result, loaded };
 }
 
+/** A one-case test file in JSON (a YAML one would need yaml), for `cfrules test`. */
+const testFile = join(scratch, 'admin.test.json');
+writeFileSync(
+  testFile,
+  JSON.stringify({
+    zone: {
+      firewall_rules: [
+        {
+          id: 'admin-block',
+          action: 'block',
+          filter: { expression: 'http.request.uri.path contains "/admin"' },
+        },
+      ],
+    },
+    tests: [
+      {
+        name: 'the admin area is closed',
+        request: { url: 'https://example.com/admin' },
+        expect: { action: 'block', by: 'admin-block' },
+      },
+    ],
+  }),
+);
+
 describe('what each command loads', { timeout: 30_000 }, () => {
   it.each([
     ['validate', ['validate', 'ip.src eq 192.0.2.1']],
@@ -34,6 +58,7 @@ describe('what each command loads', { timeout: 30_000 }, () => {
     ['parse', ['parse', '-e', 'ssl']],
     ['eval', ['eval', '--field', 'ssl=true', 'ssl']],
     ['validate-json', ['validate', '--file', 'examples/rules/firewall-rules.json']],
+    ['test-json', ['test', testFile]],
   ])('%s loads neither fastify, better-sqlite3 nor yaml', async (name, args) => {
     const { result, loaded } = await packagesLoadedBy(args, name);
     expect(result.code, result.stderr).toBe(0);
