@@ -78,6 +78,16 @@ describe('cfrules replay', () => {
     expect(two.stderr).toMatch(/^replayed 3,000 requests in [\d.]+ s \([\d,]+ requests\/s, 2 workers\)\n$/);
   });
 
+  it('replays a file of one batch (< 128 KiB) in the main thread, without compiling the zone per worker', async () => {
+    const small = join(dir, 'small.jsonl');
+    writeFileSync(small, `${lines.slice(0, 100).join('\n')}\n`);
+    const two = await replayJson(['--requests', small, '--workers', '2']);
+    const one = await replayJson(['--requests', small, '--workers', '1']);
+    expect(two.report).toEqual(one.report);
+    expect(two.report.requests).toBe(100);
+    expect(two.stderr).toMatch(/^replayed 100 requests in [\d.]+ s \([\d,]+ requests\/s, 1 worker\)\n$/);
+  });
+
   it('prints a summary', async () => {
     const result = await cfrules(['replay', '-z', zonePath, '-r', requestsPath, '-w', '1']);
     expect(result.stdout).toContain('Requests: 3,000');

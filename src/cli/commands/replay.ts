@@ -26,8 +26,9 @@ the final actions, and for each rule how often it matched and decided, with
 the first requests it matched. FILE holds one request per line: a sample
 request (docs/request.md) or a Cloudflare Logpush http_requests record
 (ClientIP, ClientRequestHost, ClientRequestURI…); gzipped files are read as
-such. Lines are replayed on worker threads; memory stays bounded whatever the
-size of FILE.
+such. Lines are replayed on worker threads (a file of less than 128 KiB in the
+main thread: each worker would compile the zone again); memory stays bounded
+whatever the size of FILE.
 
   -z, --zone PATH       the zone file, JSON or YAML (docs/engine.md)
   -r, --requests PATH   the requests, JSON lines (.jsonl, or gzipped); - reads
@@ -75,6 +76,7 @@ option, unreadable or invalid zone, unreadable requests file).
     const started = performance.now();
     const outcome = await replay({
       zone: zoneFile.value,
+      compiled: compiled.zone,
       rules: compiled.zone.rules,
       input,
       workers,
@@ -90,7 +92,7 @@ option, unreadable or invalid zone, unreadable requests file).
     io.stdout(format === 'json' ? replayJson(outcome) : replayText(outcome, top));
     const rate = Math.round(outcome.tally.requests / Math.max(seconds, 1e-6));
     io.stderr(
-      `replayed ${plural(outcome.tally.requests, 'request', outcome.tally.requests.toLocaleString('en-US'))} in ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} requests/s, ${plural(workers, 'worker')})\n`,
+      `replayed ${plural(outcome.tally.requests, 'request', outcome.tally.requests.toLocaleString('en-US'))} in ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} requests/s, ${plural(Math.max(outcome.workers, 1), 'worker')})\n`,
     );
     return outcome.invalid > 0 ? 1 : 0;
   },

@@ -39,12 +39,16 @@ export class ReplayBatches {
   private invalid = 0;
   private readonly errors: LineError[] = [];
 
-  /** `zone` has been compiled once already by the main thread, which reports its problems. */
-  constructor(zoneJson: unknown) {
+  constructor(zone: CompiledZone) {
+    this.zone = zone;
+    this.tally = new ReplayTally(zone.rules);
+  }
+
+  /** In a worker: the zone file has been compiled once already by the main thread, which reports its problems. */
+  static compiling(zoneJson: unknown): ReplayBatches {
     const compiled = compileZone(zoneJson);
     if (!compiled.ok) throw new Error('the zone file does not compile');
-    this.zone = compiled.zone;
-    this.tally = new ReplayTally(compiled.zone.rules);
+    return new ReplayBatches(compiled.zone);
   }
 
   run(batch: LineBatch): void {

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { RuleName } from '../../engine/outcome.js';
 import { ReplayTally, type ReplayTallyJson } from '../../engine/replay.js';
+import type { CompiledZone } from '../../engine/zone/types.js';
 import {
   BATCH_BYTES,
   type LineBatch,
@@ -14,7 +15,10 @@ import {
 import { WorkerPool } from './pool.js';
 
 export interface ReplayOptions {
+  /** The zone file, which each worker compiles. */
   zone: unknown;
+  /** The same zone compiled by this thread, which replays by itself when one worker or one batch will do. */
+  compiled: CompiledZone;
   rules: readonly RuleName[];
   input: Readable;
   workers: number;
@@ -28,6 +32,8 @@ export interface ReplayOutcome {
   tally: ReplayTallyJson;
   invalid: number;
   errors: LineError[];
+  /** Worker threads that replayed (0: this thread did, the input being one batch or one worker asked). */
+  workers: number;
 }
 
 /** The input: a file, gunzipped when it starts as gzip does (whatever its name), or standard input. */
@@ -43,19 +49,35 @@ export function openInput(path: string): Readable {
 
 /**
  * Reads the input in chunks and hands whole lines to the workers (in this thread for one): the main thread
- * only cuts the input at newlines and counts them, so that it keeps up with every worker.
+ * only cuts the input at newlines and counts them, so that it keeps up with every worker. The workers
+ * start with the second batch: an input of one batch (128 KiB) is replayed here, as each worker would first
+ * compile the zone again, which for managed rulesets takes longer than replaying a small file.
  */
 export async function replay(options: ReplayOptions): Promise<ReplayOutcome> {
-  const inline = options.workers <= 1 ? new ReplayBatches(options.zone) : undefined;
-  const pool = inline ? undefined : new WorkerPool(options.workers, options.workerScript, options.zone);
+  let inline = options.workers <= 1 ? new ReplayBatches(options.compiled) : undefined;
+  let pool: WorkerPool | undefined;
+  let held: LineBatch | undefined;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let nextLine = 1;
+  const run = async (batch: LineBatch) => {
+    if (inline) {
+      inline.run(batch);
+      return;
+    }
+    pool ??= new WorkerPool(options.workers, options.workerScript, options.zone);
+    await pool.send(batch);
+  };
   const dispatch = async (data: Uint8Array) => {
     const batch: LineBatch = { first: nextLine, data };
     nextLine += newlines(data);
-    if (inline) inline.run(batch);
-    else await pool?.send(batch);
+    // The first batch waits for a second one, which says the input needs the workers.
+    if (!inline && !pool && !held) held = batch;
+    else {
+      if (held) await run(held);
+      held = undefined;
+      await run(batch);
+    }
     options.progress?.(nextLine - 1);
   };
   try {
@@ -82,8 +104,12 @@ export async function replay(options: ReplayOptions): Promise<ReplayOutcome> {
       }
     }
     if (pendingBytes > 0) await dispatch(new Uint8Array(Buffer.concat(pending, pendingBytes)));
-    const parts: ReplayPart[] = inline ? [inline.result()] : await (pool as WorkerPool).finish();
-    return merge(options.rules, parts);
+    if (held) {
+      inline = new ReplayBatches(options.compiled);
+      inline.run(held);
+    }
+    const parts: ReplayPart[] = pool ? await pool.finish() : inline ? [inline.result()] : [];
+    return { ...merge(options.rules, parts), workers: pool ? options.workers : 0 };
   } catch (error) {
     await pool?.stop();
     throw error;
@@ -97,7 +123,7 @@ function newlines(data: Uint8Array): number {
   return count;
 }
 
-function merge(rules: readonly RuleName[], parts: ReplayPart[]): ReplayOutcome {
+function merge(rules: readonly RuleName[], parts: ReplayPart[]): Omit<ReplayOutcome, 'workers'> {
   const tally = new ReplayTally(rules);
   for (const part of parts) tally.merge(part.tally);
   return {

@@ -5,7 +5,7 @@ import { type LineBatch, ReplayBatches } from './batch.js';
 
 const port = parentPort;
 if (port) {
-  const batches = new ReplayBatches(workerData.zone);
+  const batches = ReplayBatches.compiling(workerData.zone);
   port.on('message', (message: { batch?: LineBatch; finish?: true }) => {
     if (message.batch) {
       batches.run(message.batch);

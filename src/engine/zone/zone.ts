@@ -2,8 +2,10 @@ import type { Filter } from '../../eval/compile.js';
 import { layoutFor, RequestContext } from '../../eval/context.js';
 import type { SampleRequest } from '../../request/index.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
-import type { SimulationResult } from '../outcome.js';
+import { type RuleMatcher, ruleByRuleMatcher } from '../matcher.js';
+import type { RuleName, SimulationResult } from '../outcome.js';
 import { compileProgram } from './compile.js';
+import type { ZoneProgram } from './program.js';
 import { RequestRun } from './run.js';
 import type {
   CompiledZone,
@@ -18,11 +20,21 @@ export function compileZone(json: unknown, options: CompileZoneOptions = {}): Co
   const result = compileProgram(json, options);
   if (!result.ok) return result;
   const { program, rules, filters, matcher } = result.compiled;
+  return { ok: true, zone: zoneOf(program, rules, filters, matcher), warnings: [] };
+}
+
+function zoneOf(
+  program: ZoneProgram,
+  rules: readonly RuleName[],
+  filters: readonly Filter[],
+  matcher: RuleMatcher,
+): CompiledZone {
   // Every expression is compiled against Cloudflare's scheme, so one layout serves the whole zone.
   const layout = layoutFor(cloudflareScheme);
-  const zone: CompiledZone = {
+  return {
     rules,
     filters,
+    ruleByRule: () => zoneOf(program, rules, filters, ruleByRuleMatcher(filters)),
     simulate(
       request: SampleRequest | RequestContext,
       simulateOptions: SimulateOptions = {},
@@ -38,7 +50,6 @@ export function compileZone(json: unknown, options: CompileZoneOptions = {}): Co
       return run.run();
     },
   };
-  return { ok: true, zone, warnings: [] };
 }
 
 /** A zone file that cannot be simulated, with every problem and its JSON pointer. */
