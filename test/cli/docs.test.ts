@@ -1,7 +1,9 @@
 // docs/cli.md and the command agree: every help text is in the page verbatim, every option the help lists is
 // accepted, and every example in a ```console block prints what the page shows. The README's console
 // examples (its quick start among them) are checked the same way.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateOptions } from '../../src/cli/commands/validate.js';
 import { loadCommands } from '../../src/cli/main.js';
@@ -33,6 +35,29 @@ function fencedBlocks(markdown: string): Block[] {
 }
 
 const blocks = fencedBlocks(page);
+
+// The option checks below are about reading options: they get a one-rule zone, so that the engine's
+// commands (a dozen processes at once) do not each compile the example zone's managed rulesets.
+const small = mkdtempSync(join(tmpdir(), 'cfrules-docs-'));
+const smallZone = join(small, 'zone.json');
+writeFileSync(
+  smallZone,
+  JSON.stringify({
+    firewall_rules: [
+      { id: 'r1', action: 'block', filter: { expression: 'http.request.uri.path eq "/admin"' } },
+    ],
+  }),
+);
+const smallRequests = join(small, 'requests.jsonl');
+writeFileSync(smallRequests, `${JSON.stringify({ url: 'https://example.com/admin' })}\n`);
+const smallTests = join(small, 'zone.test.json');
+writeFileSync(
+  smallTests,
+  JSON.stringify({
+    zone: 'zone.json',
+    tests: [{ name: 'admin', request: { url: 'https://example.com/admin' }, expect: { action: 'block' } }],
+  }),
+);
 const inBlock = (text: string) => blocks.some((block) => block.text.includes(text));
 
 describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
@@ -72,10 +97,10 @@ describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
             option === '--db' ? zone : [...zone, '--token', 't', '--api', 'http://127.0.0.1:9/client/v4'];
           // The engine's commands get a zone and requests that work (the last --zone, --request wins).
           const engine: Record<string, string[]> = {
-            simulate: ['--zone', 'examples/zone/zone.json', '--request', 'examples/requests/browser.json'],
-            test: ['examples/zone/zone.test.yaml'],
-            replay: ['--zone', 'examples/zone/zone.json', '--requests', 'examples/zone/requests.jsonl'],
-            bench: ['--zone', 'examples/zone/zone.json', '--requests', 'examples/zone/requests.jsonl'],
+            simulate: ['--zone', smallZone, '--request', 'examples/requests/browser.json'],
+            test: [smallTests],
+            replay: ['--zone', smallZone, '--requests', smallRequests],
+            bench: ['--zone', smallZone, '--requests', smallRequests],
           };
           const rest =
             command.name === 'serve'
@@ -125,8 +150,8 @@ function validateCommandHelp(): string {
 function sampleValue(command: string, option: string): string {
   if (command === 'eval' && option === '--list') return 'office_ips=examples/lists/office-ips.txt';
   if (command === 'simulate' && option === '--format') return 'tree';
-  if (command === 'simulate' && option === '--zone') return 'examples/zone/zone.json';
-  if (['replay', 'bench'].includes(command) && option === '--zone') return 'examples/zone/zone.json';
+  if (['simulate', 'replay', 'bench'].includes(command) && option === '--zone') return smallZone;
+  if (option === '--requests') return smallRequests;
   const samples: Record<string, string> = {
     '--expression': 'ssl',
     '--file': 'examples/rules/expressions.txt',
