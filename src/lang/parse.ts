@@ -108,7 +108,7 @@ function fromRecognitionError(
   const marker = ownMessage(error);
   if (marker === CALL_CLOSE) return callCloseError(source, inputEnd, token, tokens);
   // A place of the grammar without a marker of its own gets Chevrotain's text (no known input reaches it).
-  const found = SYNTAX_ERRORS[marker] ?? {
+  const found = (Object.hasOwn(SYNTAX_ERRORS, marker) ? SYNTAX_ERRORS[marker] : undefined) ?? {
     code: 'syntax-error',
     message: message('parserLibrary', { message: marker }),
   };
