@@ -46,6 +46,7 @@ export { ListError, type ListItems } from './eval/lists.js';
 export type * from './lang/ast.js';
 export {
   type Diagnostic,
+  type DiagnosticCode,
   type FormatDiagnosticOptions,
   formatDiagnostic,
   type Severity,

@@ -1,3 +1,4 @@
+import { type Message, message } from '../lang/catalogue.js';
 import { checkRegex } from '../regex/index.js';
 import type { FunctionDefinition, Parameter, ParameterType } from '../scheme/functions.js';
 import { elementType, sameType, type Type, typeName } from '../scheme/types.js';
@@ -53,11 +54,11 @@ export function describeTypes(types: readonly ParameterType[], firstType: Type |
 }
 
 /** Why a pattern argument (regex_replace, wildcard_replace) is invalid, if it is. */
-export function patternError(kind: 'regex' | 'wildcard', pattern: string): string | undefined {
+export function patternError(kind: 'regex' | 'wildcard', pattern: string): Message | undefined {
   if (kind === 'wildcard') {
     const parsed = parseWildcard(pattern);
     return parsed.ok ? undefined : parsed.message;
   }
   const problem = checkRegex(pattern);
-  return problem?.kind === 'invalid' ? problem.message : undefined;
+  return problem?.kind === 'invalid' ? message('patternError', { error: problem.message }) : undefined;
 }

@@ -9,11 +9,22 @@ import type {
   Span,
   ValueExpression,
 } from '../lang/ast.js';
+import {
+  type Diagnostic,
+  type DiagnosticCode,
+  diagnostic,
+  type Hint,
+  type HintOf,
+  hint,
+  type Message,
+  type MessageOf,
+  make,
+  message,
+} from '../lang/catalogue.js';
 import { commaInSetHint } from '../lang/comma-in-set.js';
-import type { Diagnostic } from '../lang/diagnostics.js';
 import { HookStop, type HookVerdict, type ParseHooks } from '../lang/hooks.js';
 import { isSpace, trimmedRange } from '../lang/lexer.js';
-import type { ScanResult } from '../lang/literals.js';
+import type { ScanProblem, ScanResult } from '../lang/literals.js';
 import { PositionTracker } from '../lang/position.js';
 import { checkRegex } from '../regex/index.js';
 import type { FunctionDefinition, LiteralValue, Parameter } from '../scheme/functions.js';
@@ -21,7 +32,7 @@ import { formatIp, type IpAddress, type IpRange } from '../scheme/ip.js';
 import { type ListKind, listItemType, type Scheme } from '../scheme/scheme.js';
 import { arrayOf, elementType, sameType, type Type, typeDebugName, typeName } from '../scheme/types.js';
 import { accepts, argumentType, describeTypes, isMapped, parameterAt, patternError } from './arguments.js';
-import { closestName, codeForLiteralProblem, literalHint } from './hints.js';
+import { closestName, literalHint } from './hints.js';
 import type {
   ExpressionType,
   TypedArgument,
@@ -124,8 +135,7 @@ export class TypeChecker implements ParseHooks {
     const index = args.length - 1;
     const arg = args[index] as Argument;
     const parameter = parameterAt(definition, index);
-    if (!parameter)
-      return this.error('invalid-argument-count', 'invalid number of arguments', arg.span.start);
+    if (!parameter) return this.error('invalid-argument-count', message('argumentCount'), arg.span.start);
     const typed = this.typeArgument(arg);
     if ('severity' in typed) return typed;
     return this.checkArgument(definition, parameter, index, typed, args);
@@ -137,16 +147,10 @@ export class TypeChecker implements ParseHooks {
     const typed = this.values.get(lhs) as TypedValue;
     if (typed.type === 'Bool' && !typed.mapped) {
       // A Bool is a complete condition: whatever follows it is unexpected.
-      return this.error('unrecognised-input', 'unrecognised input', lhs.span.end);
+      return this.error('unrecognised-input', message('unrecognisedInput'), lhs.span.end);
     }
-    if (!operatorTypes[op].some((type) => sameType(type, typed.type))) {
-      return this.error(
-        'unsupported-operation',
-        `cannot perform this operation on type ${typeDebugName(typed.type)}`,
-        opSpan.start,
-        opSpan.end,
-      );
-    }
+    if (!operatorTypes[op].some((type) => sameType(type, typed.type)))
+      return this.unsupported(typed.type, opSpan.start, opSpan.end);
     let start = rhsStart;
     while (start < this.inputEnd && isSpace(this.source.charCodeAt(start))) start++;
     const type = typed.type as 'Bytes' | 'Int' | 'Ip';
@@ -156,7 +160,7 @@ export class TypeChecker implements ParseHooks {
     }
     if (op === 'in') return this.readSet(type, start);
     const scanned = this.scanValue(type, start);
-    if (!scanned.ok) return this.problem(scanned.problem, start);
+    if (!scanned.ok) return this.problem(scanned.problem);
     this.pending = { kind: 'value', type, value: scanned.value, end: scanned.end };
     return undefined;
   }
@@ -167,7 +171,7 @@ export class TypeChecker implements ParseHooks {
     const lhs = this.values.get(comparison.lhs) as TypedValue;
     const read = this.typeRhs(comparison, lhs, pending);
     if (!read || !('rhs' in read))
-      return read ?? this.error('internal', 'right-hand side not read', comparison.span.start);
+      return read ?? this.error('internal', message('rhsNotRead'), comparison.span.start);
     const { rhs } = read;
     const type: ExpressionType = lhs.mapped ? { array: 'Bool' } : 'Bool';
     const opSpan = this.pendingOpSpan ?? comparison.span;
@@ -189,20 +193,11 @@ export class TypeChecker implements ParseHooks {
     const typed = this.values.get(value) as TypedValue;
     if (typed.type === 'Bool') return undefined;
     if (!typed.mapped && sameType(typed.type, BOOL_ARRAY)) return undefined;
-    if (typed.mapped && elementType(typed.type) !== undefined) {
-      return this.error(
-        'unsupported-operation',
-        `cannot perform this operation on type ${typeDebugName(typed.type)}`,
-        value.span.end,
-      );
-    }
+    if (typed.mapped && elementType(typed.type) !== undefined)
+      return this.unsupported(typed.type, value.span.end);
     const rewriteOnly = typed.kind === 'call' && typed.definition.rewriteOnly;
-    return {
-      ...this.error('expected-operator', 'expected ComparisonOp', value.span.end),
-      hint: rewriteOnly
-        ? `${typed.name} computes a value for a rewrite expression (Transform Rules); a filter needs a condition`
-        : 'expected a comparison operator such as eq, ne, contains, matches, wildcard or in',
-    };
+    const why = rewriteOnly ? hint('rewriteValue', { name: typed.name }) : hint('comparisonOperators');
+    return this.error('expected-operator', message('expectedOperator'), value.span.end, undefined, why);
   }
 
   isBoolValue(value: ValueExpression): boolean | undefined {
@@ -218,20 +213,9 @@ export class TypeChecker implements ParseHooks {
     if ('severity' in typed) return typed;
     if (this.options.expression === 'rewrite') {
       if (typed.kind === 'predicate' && !typed.value.mapped && typed.type === 'Bytes') return typed;
-      return this.error(
-        'type-mismatch',
-        `expected value of type Bytes, but got ${typeName(typed.type)}`,
-        this.inputEnd,
-        this.inputEnd,
-      );
+      return this.mismatch('Bytes', typed.type, this.inputEnd, this.inputEnd);
     }
-    if (typed.type !== 'Bool')
-      return this.error(
-        'type-mismatch',
-        `expected value of type Bool, but got ${typeName(typed.type)}`,
-        this.inputEnd,
-        this.inputEnd,
-      );
+    if (typed.type !== 'Bool') return this.mismatch('Bool', typed.type, this.inputEnd, this.inputEnd);
     return typed;
   }
 
@@ -261,12 +245,8 @@ export class TypeChecker implements ParseHooks {
         const operand = this.typeExpression(expression.operand);
         if ('severity' in operand) return operand;
         if (!sameType(operand.type, BOOL_ARRAY)) {
-          return this.error(
-            'type-mismatch',
-            `expected value of type Array<Bool>, but got ${typeName(operand.type)}`,
-            expression.operand.span.start,
-            expression.operand.span.end,
-          );
+          const { start, end } = expression.operand.span;
+          return this.mismatch('Array<Bool>', operand.type, start, end);
         }
         return {
           kind: 'quantifier',
@@ -288,9 +268,9 @@ export class TypeChecker implements ParseHooks {
           const operand = operands[i] as TypedExpression;
           if (!sameType(operand.type, first.type)) {
             // The reference engine notices after reading the next operator: the span starts there.
-            return this.error(
-              'type-mismatch',
-              `expected value of type ${typeName(first.type)}, but got ${typeName(operand.type)}`,
+            return this.mismatch(
+              typeName(first.type),
+              operand.type,
               this.afterNextOperator(operand.span.end),
             );
           }
@@ -335,7 +315,7 @@ export class TypeChecker implements ParseHooks {
     if (this.options.scheme.functions.has(value.name)) {
       let next = value.span.end;
       while (next < this.inputEnd && isSpace(this.source.charCodeAt(next))) next++;
-      return this.error('expected-literal', 'expected literal "("', next);
+      return this.error('expected-literal', message('expectedOpen'), next);
     }
     return this.unknownIdentifier(value.name, value.span.start);
   }
@@ -344,7 +324,7 @@ export class TypeChecker implements ParseHooks {
     const definition = this.functionDefinition(call.name, call.span.start);
     if ('severity' in definition) return definition;
     if (call.args.length < definition.params.length) {
-      return this.error('invalid-argument-count', 'invalid number of arguments', call.span.end - 1);
+      return this.error('invalid-argument-count', message('argumentCount'), call.span.end - 1);
     }
     const args = call.args.map((arg) => this.typeArgument(arg) as TypedArgument);
     const types = args.map(argumentType);
@@ -372,12 +352,8 @@ export class TypeChecker implements ParseHooks {
     const fits =
       element !== undefined && (index.kind === 'map-each' || (index.kind === 'array-index') === isArray);
     if (!fits) {
-      return this.error(
-        'invalid-index',
-        `cannot access index ${indexName(index)} for type ${typeDebugName(container)}`,
-        value.target.span.end,
-        value.span.end,
-      );
+      const text = message('indexForType', { index: indexName(index), type: typeDebugName(container) });
+      return this.error('invalid-index', text, value.target.span.end, value.span.end);
     }
     return {
       kind: 'index',
@@ -392,22 +368,20 @@ export class TypeChecker implements ParseHooks {
   private functionDefinition(name: string, start: number): FunctionDefinition | Diagnostic {
     const definition = this.options.scheme.functions.get(name);
     if (definition) return definition;
-    if (this.options.scheme.fields.has(name))
-      return {
-        ...this.error('unknown-identifier', 'unknown identifier', start, start + name.length),
-        hint: `${name} is a field, not a function`,
-      };
+    if (this.options.scheme.fields.has(name)) {
+      const why = hint('fieldNotFunction', { name });
+      return this.error('unknown-identifier', message('unknownIdentifier'), start, start + name.length, why);
+    }
     return this.unknownIdentifier(name, start);
   }
 
   private unknownIdentifier(name: string, start: number): Diagnostic {
-    const diagnostic = this.error('unknown-identifier', 'unknown identifier', start, start + name.length);
     const suggestion = closestName(name, [
       ...this.options.scheme.fields.keys(),
       ...this.options.scheme.functions.keys(),
     ]);
-    if (suggestion) diagnostic.hint = `did you mean ${suggestion}?`;
-    return diagnostic;
+    const why = suggestion ? hint('didYouMean', { name: suggestion }) : undefined;
+    return this.error('unknown-identifier', message('unknownIdentifier'), start, start + name.length, why);
   }
 
   // ---- function arguments ----
@@ -446,7 +420,7 @@ export class TypeChecker implements ParseHooks {
         end = int.end;
       } else {
         const bytes = scanBytes(source, span.start, inputEnd);
-        if (!bytes.ok) return this.problem(bytes.problem, span.start);
+        if (!bytes.ok) return this.problem(bytes.problem);
         typed = { kind: 'literal', value: bytes.value, type: 'Bytes', span };
         end = bytes.end;
       }
@@ -465,19 +439,19 @@ export class TypeChecker implements ParseHooks {
     args: readonly Argument[],
   ): HookVerdict {
     const span = (args[index] as Argument).span;
-    const at = (code: string, message: string) => this.error(code, message, span.start, span.end);
-    if (isMapped(typed) && index > 0)
-      return at('invalid-map-each', 'invalid use of map each access operator');
+    const at = <C extends DiagnosticCode>(code: C, text: Message<MessageOf<C>>) =>
+      this.error(code, text, span.start, span.end);
+    if (isMapped(typed) && index > 0) return at('invalid-map-each', message('mapEachArgument'));
     const isLiteral = typed.kind === 'literal';
     if (parameter.kind === 'field' && isLiteral)
       return at(
         'invalid-argument-kind',
-        `invalid kind of argument #${index}: expected argument of kind Field, but got Literal`,
+        message('argumentKind', { index, expected: 'Field', actual: 'Literal' }),
       );
     if (parameter.kind === 'literal' && !isLiteral)
       return at(
         'invalid-argument-kind',
-        `invalid kind of argument #${index}: expected argument of kind Literal, but got Field`,
+        message('argumentKind', { index, expected: 'Literal', actual: 'Field' }),
       );
     const first = index > 0 ? this.typeArgument(args[0] as Argument) : undefined;
     const firstType = first && !('severity' in first) ? argumentType(first) : undefined;
@@ -486,7 +460,7 @@ export class TypeChecker implements ParseHooks {
       const expected = describeTypes(parameter.types, firstType);
       return at(
         'invalid-argument-type',
-        `invalid type of argument #${index}: expected value of type ${expected}, but got ${typeName(type)}`,
+        message('argumentType', { index, expected, actual: typeName(type) }),
       );
     }
     if (typed.kind === 'literal' && parameter.checkValue) {
@@ -494,19 +468,19 @@ export class TypeChecker implements ParseHooks {
       if (problem)
         return at(
           'invalid-argument-value',
-          `invalid value of argument #${index}: invalid argument: ${JSON.stringify(problem)}`,
+          message('argumentValue', { index, problem: JSON.stringify(problem) }),
         );
     }
     if (parameter.pattern && typed.kind === 'literal' && typeof typed.value === 'string') {
-      const message = patternError(parameter.pattern, typed.value);
-      if (message) return at(`invalid-${parameter.pattern}`, message);
+      const error = patternError(parameter.pattern, typed.value);
+      if (error) {
+        const code = parameter.pattern === 'regex' ? 'invalid-regex' : 'invalid-wildcard';
+        return make(code, error, this.span(span.start, span.end));
+      }
     }
     if (parameter.fields && !(typed.kind === 'field' && parameter.fields.includes(typed.name))) {
-      const problem = `${definition.name} only accepts ${parameter.fields.join(' or ')}`;
-      return at(
-        'invalid-argument-value',
-        `invalid value of argument #${index}: invalid argument: ${JSON.stringify(problem)}`,
-      );
+      const problem = JSON.stringify(`${definition.name} only accepts ${parameter.fields.join(' or ')}`);
+      return at('invalid-argument-value', message('argumentValue', { index, problem }));
     }
     return undefined;
   }
@@ -538,7 +512,7 @@ export class TypeChecker implements ParseHooks {
       while (i < inputEnd && isSpace(source.charCodeAt(i))) i++;
       if (source.charCodeAt(i) === 0x7d /* } */ && i < inputEnd) break;
       const item = this.scanSetItem(type, i);
-      if (!item.ok) return this.problem(item.problem, i, type);
+      if (!item.ok) return this.problem(item.problem, type);
       items.push({ value: item.value, start: i, end: item.end });
       i = item.end;
     }
@@ -569,19 +543,15 @@ export class TypeChecker implements ParseHooks {
         if (!problem) return regex;
         if (problem.kind === 'unsupported') {
           // Cloudflare accepts it; only cfrules' own regex engine cannot run it.
-          this.noteWarning({
-            severity: 'warning',
-            code: 'regex-unsupported',
-            message: problem.message,
-            span: rhs.span,
-            hint: 'Cloudflare accepts this pattern, but cfrules cannot evaluate it (RE2 lacks this feature)',
-          });
+          const text = message('patternError', { error: problem.message });
+          this.noteWarning(diagnostic('regex-unsupported', text, rhs.span, hint('regexUnsupported')));
           return regex;
         }
         // The reference points at the pattern inside the quotes; for a raw string, at what follows it.
+        const text = message('patternError', { error: problem.message });
         return rhs.raw
-          ? this.error('invalid-regex', problem.message, rhs.span.end)
-          : this.error('invalid-regex', problem.message, rhs.span.start + 1, rhs.span.end - 1);
+          ? this.error('invalid-regex', text, rhs.span.end)
+          : this.error('invalid-regex', text, rhs.span.start + 1, rhs.span.end - 1);
       }
       case 'list':
         return this.typeList(comparison, lhs);
@@ -623,7 +593,8 @@ export class TypeChecker implements ParseHooks {
         if (comparison.op === 'wildcard' || comparison.op === 'strict wildcard') {
           const pattern = rhs.kind === 'string' ? rhs.value : '';
           const parsed = parseWildcard(pattern);
-          if (!parsed.ok) return this.error('invalid-wildcard', parsed.message, rhs.span.start);
+          if (!parsed.ok)
+            return make('invalid-wildcard', parsed.message, this.span(rhs.span.start, this.inputEnd));
           return { kind: 'wildcard', pattern, strict: comparison.op === 'strict wildcard', span: rhs.span };
         }
         if (pending?.kind !== 'value') return undefined;
@@ -643,85 +614,89 @@ export class TypeChecker implements ParseHooks {
     const declared = this.options.lists?.get(rhs.name) ?? scheme.lists.get(rhs.name);
     const opStart = comparison.lhs.span.end;
     if (declared) {
+      const kind = declared.kind === 'ip' ? 'an IP' : declared.kind === 'asn' ? 'an ASN' : 'a hostname';
       if (!sameType(listItemType[declared.kind], lhs.type)) {
-        return this.error(
-          'list-kind',
-          `$${rhs.name} is ${declared.kind === 'ip' ? 'an IP' : declared.kind === 'asn' ? 'an ASN' : 'a hostname'} list; it cannot be compared with a value of type ${typeName(lhs.type)}`,
-          rhs.span.start,
-          rhs.span.end,
-        );
+        const text = message('listType', { name: rhs.name, kind, type: typeName(lhs.type) });
+        return this.error('list-kind', text, rhs.span.start, rhs.span.end);
       }
       const fields = scheme.cloudflare ? listFields[declared.kind] : undefined;
       if (fields && !(lhs.kind === 'field' && fields.includes(lhs.name))) {
-        return this.error(
-          'list-kind',
-          `$${rhs.name} is ${declared.kind === 'asn' ? 'an ASN' : 'a hostname'} list; it can only be used with ${fields.join(' or ')}`,
-          rhs.span.start,
-          rhs.span.end,
-        );
+        const text = message('listField', { name: rhs.name, kind, fields: fields.join(' or ') });
+        return this.error('list-kind', text, rhs.span.start, rhs.span.end);
       }
       return { kind: 'list', name: rhs.name, list: declared, span: rhs.span };
     }
     // Cloudflare's own lists are all known, and account list names have no dots.
     if (!scheme.openLists || this.options.lists || rhs.name.startsWith('cf.')) {
-      const diagnostic = this.error(
-        'unknown-list',
-        `unknown list $${rhs.name}`,
-        rhs.span.start,
-        rhs.span.end,
-      );
       const suggestion = closestName(rhs.name, [
         ...scheme.lists.keys(),
         ...(this.options.lists?.keys() ?? []),
       ]);
-      if (suggestion) diagnostic.hint = `did you mean $${suggestion}?`;
-      return diagnostic;
+      const why = suggestion ? hint('didYouMean', { name: `$${suggestion}` }) : undefined;
+      const text = message('unknownList', { name: rhs.name });
+      return this.error('unknown-list', text, rhs.span.start, rhs.span.end, why);
     }
     // An undeclared account list: its kind follows from what it is compared with.
     const kind =
       lhs.type === 'Ip' ? 'ip' : lhs.type === 'Int' ? 'asn' : lhs.type === 'Bytes' ? 'hostname' : undefined;
-    if (!kind) {
-      return this.error(
-        'unsupported-operation',
-        `cannot perform this operation on type ${typeDebugName(lhs.type)}`,
-        opStart,
-        rhs.span.start,
-      );
-    }
+    if (!kind) return this.unsupported(lhs.type, opStart, rhs.span.start);
     return { kind: 'list', name: rhs.name, list: { name: rhs.name, kind }, span: rhs.span };
   }
 
   // ---- diagnostics ----
 
   /** An error from `start` to `end`, or to the end of the input when `end` is absent. */
-  private error(code: string, message: string, start: number, end?: number): Diagnostic {
-    return { severity: 'error', code, message, span: this.span(start, end ?? this.inputEnd) };
+  private error<C extends DiagnosticCode>(
+    code: C,
+    text: Message<MessageOf<C>>,
+    start: number,
+    end?: number,
+    why?: Hint<HintOf<C>>,
+  ): Diagnostic {
+    return diagnostic(code, text, this.span(start, end ?? this.inputEnd), why);
+  }
+
+  /** An operator or use the type does not support (the same message wherever it is found). */
+  private unsupported(type: Type, start: number, end?: number): Diagnostic {
+    return this.error(
+      'unsupported-operation',
+      message('unsupportedOperation', { type: typeDebugName(type) }),
+      start,
+      end,
+    );
+  }
+
+  /** A value of type `actual` where `expected` was needed. */
+  private mismatch(expected: string, actual: Type, start: number, end?: number): Diagnostic {
+    return this.error(
+      'type-mismatch',
+      message('typeMismatch', { expected, actual: typeName(actual) }),
+      start,
+      end,
+    );
   }
 
   /**
    * An invalid literal starting at `literalStart`; `setType` when it is an item of a set of that type.
    * A problem inside a quoted or raw string is a string problem, whatever its message.
    */
-  private problem(
-    problem: { message: string; start: number; end?: number },
-    literalStart: number,
-    setType?: 'Bytes' | 'Int' | 'Ip',
-  ): Diagnostic {
-    const opening = this.source.charAt(literalStart);
-    const inString = (opening === '"' || opening === 'r') && problem.start > literalStart;
+  private problem(problem: ScanProblem, setType?: 'Bytes' | 'Int' | 'Ip'): Diagnostic {
+    const span = this.span(problem.start, problem.end ?? this.inputEnd);
     // A comma between set items is one mistake, whatever message the item's type gives: one code and one
-    // hint, as `parse` reports it.
-    const comma = setType !== undefined && !inString && this.source.charAt(problem.start) === ',';
-    const code = comma
-      ? 'comma-in-set'
-      : inString
-        ? 'invalid-string'
-        : codeForLiteralProblem(problem.message);
-    const diagnostic = this.error(code, problem.message, problem.start, problem.end);
+    // hint, as `parse` reports it. (A comma inside a string item is the string's problem.)
+    if (
+      setType !== undefined &&
+      problem.code !== 'invalid-string' &&
+      this.source.charAt(problem.start) === ','
+    )
+      return make(
+        'comma-in-set',
+        problem.message,
+        span,
+        hint('commaInSet', { set: commaInSetHint(this.source, problem.start) }),
+      );
     const text = this.source.slice(problem.start, problem.end ?? this.inputEnd);
-    const hint = comma ? commaInSetHint(this.source, problem.start) : literalHint(problem.message, text);
-    if (hint) diagnostic.hint = hint;
-    return diagnostic;
+    return make(problem.code, problem.message, span, literalHint(problem.message.id, text));
   }
 
   private span(start: number, end: number): Span {

@@ -1,38 +1,15 @@
-/** Codes and friendlier explanations for literal mistakes, and name suggestions for typos. */
+import { type Hint, hint, type MessageId } from '../lang/catalogue.js';
 
-export function codeForLiteralProblem(message: string): string {
-  if (message === 'unrecognised input') return 'unrecognised-input';
-  if (
-    message === 'expected digit' ||
-    message.includes('radix 10') ||
-    message.includes('radix 8') ||
-    message.startsWith('number too')
-  )
-    return 'invalid-integer';
-  if (message.includes('IP address') || message.includes('network') || message.startsWith('host part'))
-    return 'invalid-ip';
-  if (message === 'incompatible range bounds') return 'invalid-range';
-  if (
-    message.includes('characters, but found') ||
-    message.includes('byte separator') ||
-    message.includes('radix 16')
-  )
-    return 'invalid-bytes';
-  return 'invalid-string';
-}
+/** Friendlier explanations of literal mistakes, and name suggestions for typos. */
 
-/** A friendlier explanation of the literal mistakes people make most. */
-export function literalHint(message: string, text: string): string | undefined {
+/** A friendlier explanation of the literal mistakes people make most, by the message and the text at fault. */
+export function literalHint(id: MessageId, text: string): Hint | undefined {
   const first = text.charAt(0);
-  if (first === '"' && message === 'expected digit')
-    return 'integers are written without quotes: tcp.dstport eq 443';
-  if (first === '"' && message === 'expected IP address character')
-    return 'IP addresses are written without quotes: ip.src eq 192.0.2.1';
-  if (message.startsWith("couldn't parse address") && text.includes('/'))
-    return 'a CIDR range can only be used in a set: ip.src in {192.0.2.0/24}';
-  if (message === 'host part of address was not zero')
-    return 'a CIDR range starts at its network address, e.g. 10.0.0.0/8 rather than 10.0.0.1/8';
-  if (first === "'") return 'strings are written in double quotes';
+  if (first === '"' && id === 'expectedDigit') return hint('integerQuotes');
+  if (first === '"' && id === 'expectedIpCharacter') return hint('ipQuotes');
+  if (id === 'invalidAddress' && text.includes('/')) return hint('cidrInSet');
+  if (id === 'hostBits') return hint('cidrNetwork');
+  if (first === "'") return hint('doubleQuotes');
   return undefined;
 }
 

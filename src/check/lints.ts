@@ -1,5 +1,15 @@
 import type { Span } from '../lang/ast.js';
-import type { Diagnostic } from '../lang/diagnostics.js';
+import {
+  type Diagnostic,
+  type DiagnosticCode,
+  diagnostic,
+  type Hint,
+  type HintOf,
+  hint,
+  type Message,
+  type MessageOf,
+  message,
+} from '../lang/catalogue.js';
 import { formatIp } from '../scheme/ip.js';
 import type { TypedComparison, TypedExpression, TypedRhs, TypedValue } from './typed-ast.js';
 import { walkTyped } from './walk.js';
@@ -18,9 +28,17 @@ export const LINTS = {
     'a comparison with upper-case letters against a value Cloudflare lower-cases (or vice versa)',
   // Reported by the type checker, which sees patterns as it reads them; listed here to be turned off alike.
   'regex-unsupported': 'a regex Cloudflare accepts but cfrules cannot evaluate (RE2 lacks the feature)',
-} as const;
+} as const satisfies Partial<Record<DiagnosticCode, string>>;
 
 export type LintCode = keyof typeof LINTS;
+
+/** A lint's warning: one of its code's messages over `span`, with a hint where it has one. */
+type Warn = <C extends LintCode>(
+  code: C,
+  text: Message<MessageOf<C>>,
+  span: Span,
+  why?: Hint<HintOf<C>>,
+) => void;
 
 /** Header maps whose keys Cloudflare lower-cases. */
 const LOWER_CASE_KEY_MAPS = new Set(['http.request.headers', 'http.response.headers']);
@@ -41,11 +59,8 @@ export function lint(
   spanAt: (start: number, end: number) => Span,
 ): Diagnostic[] {
   const warnings: Diagnostic[] = [];
-  const warn = (code: LintCode, message: string, span: Span, hint?: string) => {
-    if (!enabled(code)) return;
-    const diagnostic: Diagnostic = { severity: 'warning', code, message, span };
-    if (hint) diagnostic.hint = hint;
-    warnings.push(diagnostic);
+  const warn: Warn = (code, text, span, why) => {
+    if (enabled(code)) warnings.push(diagnostic(code, text, span, why));
   };
 
   walkTyped(ast, (node) => {
@@ -54,18 +69,18 @@ export function lint(
       if (replacement)
         warn(
           'deprecated-field',
-          `${node.name} is deprecated; use ${replacement}`,
+          message('deprecatedField', { name: node.name, replacement }),
           node.span,
-          `replace it with ${replacement}`,
+          hint('replaceWith', { replacement }),
         );
     } else if (node.kind === 'index' && node.index.kind === 'map-key') {
       const target = node.target;
       if (target.kind === 'field' && LOWER_CASE_KEY_MAPS.has(target.name) && hasUpper(node.index.key))
         warn(
           'uppercase-header-key',
-          `header names are lower-case in ${target.name}, so ${display(node.index.key)} never matches`,
+          message('headerKeyIndex', { map: target.name, key: display(node.index.key) }),
           spanAt(target.span.end, node.span.end),
-          `write ${display(node.index.key.toLowerCase())}`,
+          hint('write', { value: display(node.index.key.toLowerCase()) }),
         );
     } else if (node.kind === 'call' && node.name === 'has_key') {
       const [map, key] = node.args;
@@ -74,9 +89,9 @@ export function lint(
         if (typeof name === 'string' && hasUpper(name))
           warn(
             'uppercase-header-key',
-            `header names are lower-case in ${map.name}, so ${display(name)} is never a key`,
+            message('headerKeyArgument', { map: map.name, key: display(name) }),
             key.span,
-            `write ${display(name.toLowerCase())}`,
+            hint('write', { value: display(name.toLowerCase()) }),
           );
       }
     } else if (node.kind === 'comparison') {
@@ -86,17 +101,10 @@ export function lint(
   return warnings;
 }
 
-type Warn = (code: LintCode, message: string, span: Span, hint?: string) => void;
-
 function lintComparison(node: TypedComparison, warn: Warn): void {
   const { lhs, rhs } = node;
   if (node.op === 'contains' && rhs.kind === 'bytes' && rhs.value.includes('*'))
-    warn(
-      'contains-wildcard',
-      '`contains` does not treat * as a wildcard: this looks for a literal *',
-      rhs.span,
-      'to match a pattern use `wildcard` (or `strict wildcard`), which matches the whole value',
-    );
+    warn('contains-wildcard', message('containsStar'), rhs.span);
   lintDuplicates(rhs, warn);
   lintDomain(node, lhs, warn);
 }
@@ -124,7 +132,7 @@ function lintDuplicates(rhs: TypedRhs, warn: Warn): void {
           : [];
   for (const item of items) {
     if (seen.has(item.key))
-      warn('duplicate-set-item', `${item.text} appears more than once in this set`, item.span);
+      warn('duplicate-set-item', message('duplicateItem', { item: item.text }), item.span);
     seen.add(item.key);
   }
 }
@@ -143,9 +151,13 @@ function lintDomain(node: TypedComparison, lhs: TypedValue, warn: Warn): void {
       if (lower ? hasUpper(value) : hasLower(value))
         warn(
           'case-mismatch',
-          `${lhs.name}() returns ${lower ? 'lower' : 'upper'}-case text, so ${display(value)} never matches`,
+          message('caseOfFunction', {
+            name: lhs.name,
+            case: lower ? 'lower' : 'upper',
+            value: display(value),
+          }),
           span,
-          `write ${display(lower ? value.toLowerCase() : value.toUpperCase())}`,
+          hint('write', { value: display(lower ? value.toLowerCase() : value.toUpperCase()) }),
         );
     }
     return;
@@ -161,12 +173,10 @@ function lintDomain(node: TypedComparison, lhs: TypedValue, warn: Warn): void {
       const fixed = upper ? value.toUpperCase() : value.toLowerCase();
       // Upper-case fields (methods, country codes) are written so by definition; lower-cased ones are
       // normalised by Cloudflare, which users easily forget.
-      warn(
-        upper ? 'impossible-comparison' : 'case-mismatch',
-        `${name} is always ${domain.case} case, so ${display(value)} never matches`,
-        span,
-        `write ${display(fixed)}`,
-      );
+      const text = message('caseOfField', { name, case: domain.case, value: display(value) });
+      const why = hint('write', { value: display(fixed) });
+      if (upper) warn('impossible-comparison', text, span, why);
+      else warn('case-mismatch', text, span, why);
     }
   }
   if (domain.values) {
@@ -174,7 +184,7 @@ function lintDomain(node: TypedComparison, lhs: TypedValue, warn: Warn): void {
       if (!domain.values.includes(value))
         warn(
           'impossible-comparison',
-          `${name} is one of ${domain.values.join(', ')}, so ${display(value)} never matches`,
+          message('notOneOf', { name, values: domain.values.join(', '), value: display(value) }),
           span,
         );
     }
@@ -184,8 +194,7 @@ function lintDomain(node: TypedComparison, lhs: TypedValue, warn: Warn): void {
     const max = BigInt(domain.max);
     const range =
       domain.min === domain.max ? `always ${domain.min}` : `between ${domain.min} and ${domain.max}`;
-    const never = (span: Span) =>
-      warn('impossible-comparison', `${name} is ${range}, so this comparison is never true`, span);
+    const never = (span: Span) => warn('impossible-comparison', message('outOfRange', { name, range }), span);
     const { rhs } = node;
     if (rhs.kind === 'int') {
       const v = rhs.value;

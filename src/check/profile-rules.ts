@@ -1,5 +1,15 @@
 import type { Span } from '../lang/ast.js';
-import type { Diagnostic } from '../lang/diagnostics.js';
+import {
+  type Diagnostic,
+  type DiagnosticCode,
+  diagnostic,
+  type Hint,
+  type HintOf,
+  hint,
+  type Message,
+  type MessageOf,
+  message,
+} from '../lang/catalogue.js';
 import { isFieldAvailableIn, type Phase, type Plan, planAtLeast, planNames } from '../scheme/profile.js';
 import type { TypedExpression } from './typed-ast.js';
 import { walkTyped } from './walk.js';
@@ -27,11 +37,7 @@ const requirement = (plan: Plan, requires: string | undefined) =>
 /** The first profile error in the text, if any. */
 export function checkProfile(ast: TypedExpression, profile: Profile): Diagnostic | undefined {
   const errors: Diagnostic[] = [];
-  const report = (code: string, message: string, span: Span, hint?: string) => {
-    const diagnostic: Diagnostic = { severity: 'error', code, message, span };
-    if (hint) diagnostic.hint = hint;
-    errors.push(diagnostic);
-  };
+  const report: Report = (code, text, span, why) => errors.push(diagnostic(code, text, span, why));
   const { plan, phase } = profile;
   let regexes = 0;
   let replaceCall: string | undefined;
@@ -40,84 +46,63 @@ export function checkProfile(ast: TypedExpression, profile: Profile): Diagnostic
     if (node.kind === 'field') {
       const field = node.definition;
       const nameSpan = node.span;
+      const { name } = field;
       if (field.rewriteOnly && profile.expression !== 'rewrite')
-        report('rewrite-only', `field ${field.name} can only be used in rewrite expressions`, nameSpan);
-      if (plan && field.plan && !planAtLeast(plan, field.plan))
-        report(
-          'field-plan',
-          `field ${field.name} is not available on the ${planNames[plan]} plan (requires ${requirement(field.plan, field.requires)})`,
-          nameSpan,
-        );
+        report('rewrite-only', message('fieldRewriteOnly', { name }), nameSpan);
+      if (plan && field.plan && !planAtLeast(plan, field.plan)) {
+        const requires = requirement(field.plan, field.requires);
+        report('field-plan', message('fieldPlan', { name, plan: planNames[plan], requires }), nameSpan);
+      }
       if (phase && !isFieldAvailableIn(field, phase))
-        report('field-phase', `field ${field.name} is not available in phase ${phase}`, nameSpan);
+        report('field-phase', message('fieldPhase', { name, phase }), nameSpan);
     } else if (node.kind === 'call') {
       const fn = node.definition;
       const nameSpan = { ...node.span, end: node.span.start + fn.name.length };
+      const { name } = fn;
       if (fn.rewriteOnly && profile.expression !== 'rewrite')
-        report(
-          'rewrite-only',
-          `function ${fn.name} can only be used in rewrite expressions`,
-          nameSpan,
-          'rewrite expressions set values in Transform Rules and dynamic redirects; a filter must be a condition',
-        );
+        report('rewrite-only', message('functionRewriteOnly', { name }), nameSpan, hint('rewriteFunction'));
       if (fn.oncePerExpression) {
         if (replaceCall)
-          report(
-            'replace-once',
-            `${fn.name} cannot be used here: ${replaceCall} is already used in this expression, and regex_replace and wildcard_replace may be used only once per expression`,
-            nameSpan,
-          );
-        replaceCall = fn.name;
+          report('replace-once', message('replaceOnce', { name, first: replaceCall }), nameSpan);
+        replaceCall = name;
       }
-      if (fn.name === 'regex_replace') regexes = countRegex(regexes, nameSpan, report);
-      if (plan && fn.plan && !planAtLeast(plan, fn.plan))
-        report(
-          'function-plan',
-          `function ${fn.name} is not available on the ${planNames[plan]} plan (requires ${requirement(fn.plan, fn.requires)})`,
-          nameSpan,
-        );
+      if (name === 'regex_replace') regexes = countRegex(regexes, nameSpan, report);
+      if (plan && fn.plan && !planAtLeast(plan, fn.plan)) {
+        const requires = requirement(fn.plan, fn.requires);
+        report('function-plan', message('functionPlan', { name, plan: planNames[plan], requires }), nameSpan);
+      }
       if (phase && fn.phases && !fn.phases.includes(phase))
         report(
           'function-phase',
-          `function ${fn.name} is not available in phase ${phase}`,
+          message('functionPhase', { name, phase }),
           nameSpan,
-          `it can be used in: ${fn.phases.join(', ')}`,
+          hint('phases', { phases: fn.phases.join(', ') }),
         );
     } else if (node.kind === 'comparison' && node.op === 'matches') {
       const opSpan = node.opSpan;
       if (plan && !planAtLeast(plan, MATCHES_PLAN))
-        report(
-          'matches-plan',
-          `the matches operator is not available on the ${planNames[plan]} plan (requires Business or Enterprise)`,
-          opSpan,
-          'use contains, wildcard or starts_with/ends_with instead, or upgrade the plan',
-        );
+        report('matches-plan', message('matchesPlan', { plan: planNames[plan] }), opSpan);
       regexes = countRegex(regexes, opSpan, report);
     } else if (node.kind === 'comparison' && node.rhs.kind === 'list') {
       const list = node.rhs.list;
       if (plan && !list.managed && list.kind !== 'ip' && !planAtLeast(plan, 'enterprise'))
-        report(
-          'list-plan',
-          `${list.kind} lists are not available on the ${planNames[plan]} plan (requires Enterprise)`,
-          node.rhs.span,
-        );
+        report('list-plan', message('listPlan', { kind: list.kind, plan: planNames[plan] }), node.rhs.span);
     }
   });
   errors.sort((a, b) => a.span.start - b.span.start);
   return errors[0];
 }
 
-function countRegex(
-  count: number,
+type Report = <C extends DiagnosticCode>(
+  code: C,
+  text: Message<MessageOf<C>>,
   span: Span,
-  report: (code: string, message: string, span: Span) => void,
-): number {
+  why?: Hint<HintOf<C>>,
+) => void;
+
+function countRegex(count: number, span: Span, report: Report): number {
   const next = count + 1;
   if (next === MAX_REGEXES_PER_RULE + 1)
-    report(
-      'regex-limit',
-      `too many regular expressions: a rule may use at most ${MAX_REGEXES_PER_RULE}, and this is number ${next}`,
-      span,
-    );
+    report('regex-limit', message('regexLimit', { limit: MAX_REGEXES_PER_RULE, number: next }), span);
   return next;
 }

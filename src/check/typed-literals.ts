@@ -1,4 +1,11 @@
-import { isHexDigit, type ScanResult, scanQuotedString, scanRawString } from '../lang/literals.js';
+import { type DiagnosticCode, type Message, message } from '../lang/catalogue.js';
+import {
+  isHexDigit,
+  type ScanResult,
+  scanFailure,
+  scanQuotedString,
+  scanRawString,
+} from '../lang/literals.js';
 import { type IpAddress, type IpRange, maxPrefixLength, networkRange, parseIpAddress } from '../scheme/ip.js';
 
 /**
@@ -9,16 +16,14 @@ import { type IpAddress, type IpRange, maxPrefixLength, networkRange, parseIpAdd
  * rest of the line.
  */
 
-const fail = (message: string, start: number, end?: number): { ok: false; problem: ScanProblemOut } => ({
-  ok: false,
-  problem: { message, start, end },
-});
-
-interface ScanProblemOut {
-  message: string;
-  start: number;
-  end?: number;
-}
+/** Each reader's problems have its code: an integer's are `invalid-integer` whatever the message. */
+const failure = (code: DiagnosticCode) => (text: Message, start: number, end?: number) =>
+  scanFailure(code, text, start, end);
+const intFailure = failure('invalid-integer');
+const ipFailure = failure('invalid-ip');
+const bytesFailure = failure('invalid-bytes');
+const rangeFailure = (start: number, end: number) =>
+  scanFailure('invalid-range', message('rangeBounds'), start, end);
 
 const I64_MAX = (1n << 63n) - 1n;
 const I64_MIN = -(1n << 63n);
@@ -41,20 +46,18 @@ export function scanInt(text: string, start: number, end: number): ScanResult<bi
   }
   let i = digitsStart;
   while (i < end && isHexDigit(text.charCodeAt(i))) i++;
-  if (i === digitsStart) return fail('expected digit', digitsStart);
+  if (i === digitsStart) return intFailure(message('expectedDigit'), digitsStart);
   const digits = text.slice(digitsStart, i);
   const errorStart = negative ? start : digitsStart;
   for (const digit of digits) {
     if (Number.parseInt(digit, 16) >= radix)
-      return fail(`invalid digit found in string while parsing with radix ${radix}`, errorStart, i);
+      return intFailure(message('invalidDigit', { radix }), errorStart, i);
   }
   const magnitude =
     radix === 16 ? BigInt(`0x${digits}`) : radix === 8 ? BigInt(`0o${digits}`) : BigInt(digits);
   const value = negative ? -magnitude : magnitude;
-  if (value > I64_MAX)
-    return fail(`number too large to fit in target type while parsing with radix ${radix}`, errorStart, i);
-  if (value < I64_MIN)
-    return fail(`number too small to fit in target type while parsing with radix ${radix}`, errorStart, i);
+  if (value > I64_MAX) return intFailure(message('numberTooLarge', { radix }), errorStart, i);
+  if (value < I64_MIN) return intFailure(message('numberTooSmall', { radix }), errorStart, i);
   return { ok: true, value, end: i };
 }
 
@@ -65,14 +68,16 @@ export function scanIntSetItem(text: string, start: number, end: number): ScanRe
   if (!text.startsWith('..', from.end)) return { ok: true, value: [from.value, from.value], end: from.end };
   const to = scanInt(text, from.end + 2, end);
   if (!to.ok) return to;
-  if (to.value < from.value) return fail('incompatible range bounds', start, to.end);
+  if (to.value < from.value) return rangeFailure(start, to.end);
   return { ok: true, value: [from.value, to.value], end: to.end };
 }
 
 const isIpChar = (unit: number): boolean =>
   isHexDigit(unit) || unit === 0x3a || unit === 0x2e || unit === 0x2f;
 
-const INVALID_ADDRESS = "couldn't parse address in network: invalid IP address syntax";
+const invalidAddress = (start: number, end: number) => ipFailure(message('invalidAddress'), start, end);
+const networkLength = (reason: string, start: number, end: number) =>
+  ipFailure(message('invalidNetworkLength', { reason }), start, end);
 
 /** The run of characters an IP literal may use: hex digits and `:./`. */
 function ipRun(text: string, start: number, end: number): number {
@@ -84,61 +89,45 @@ function ipRun(text: string, start: number, end: number): number {
 /** A single address (after eq, ne, lt…): a CIDR is not allowed here. */
 export function scanIpAddress(text: string, start: number, end: number): ScanResult<IpAddress> {
   const runEnd = ipRun(text, start, end);
-  if (runEnd === start) return fail('expected IP address character', start);
+  if (runEnd === start) return ipFailure(message('expectedIpCharacter'), start);
   const address = parseIpAddress(text.slice(start, runEnd));
-  if (!address) return fail(INVALID_ADDRESS, start, runEnd);
+  if (!address) return invalidAddress(start, runEnd);
   return { ok: true, value: address, end: runEnd };
 }
 
 /** A set item of an Ip set: an address, a CIDR (host bits zero) or an explicit range `a..b`. */
 export function scanIpSetItem(text: string, start: number, end: number): ScanResult<IpRange> {
   const runEnd = ipRun(text, start, end);
-  if (runEnd === start) return fail('expected IP address character', start);
+  if (runEnd === start) return ipFailure(message('expectedIpCharacter'), start);
   const run = text.slice(start, runEnd);
   const dots = run.indexOf('..');
   if (dots !== -1) {
     const from = parseIpAddress(run.slice(0, dots), true);
-    if (!from) return fail(INVALID_ADDRESS, start, start + dots);
+    if (!from) return invalidAddress(start, start + dots);
     const to = parseIpAddress(run.slice(dots + 2), true);
-    if (!to) return fail(INVALID_ADDRESS, start + dots + 2, runEnd);
-    if (from.family !== to.family || to.value < from.value)
-      return fail('incompatible range bounds', start, runEnd);
+    if (!to) return invalidAddress(start + dots + 2, runEnd);
+    if (from.family !== to.family || to.value < from.value) return rangeFailure(start, runEnd);
     return { ok: true, value: { from, to } as IpRange, end: runEnd };
   }
   const slash = run.indexOf('/');
   const addressText = slash === -1 ? run : run.slice(0, slash);
   const address = parseIpAddress(addressText, true);
-  if (!address) return fail(INVALID_ADDRESS, start, start + addressText.length);
+  if (!address) return invalidAddress(start, start + addressText.length);
   if (slash === -1) return { ok: true, value: { from: address, to: address }, end: runEnd };
   const lengthText = run.slice(slash + 1);
   const lengthStart = start + slash + 1;
-  if (lengthText === '')
-    return fail(
-      "couldn't parse length in network: cannot parse integer from empty string",
-      lengthStart,
-      runEnd,
-    );
+  if (lengthText === '') return networkLength('cannot parse integer from empty string', lengthStart, runEnd);
   if (!/^[0-9]+$/.test(lengthText))
-    return fail("couldn't parse length in network: invalid digit found in string", lengthStart, runEnd);
+    return networkLength('invalid digit found in string', lengthStart, runEnd);
   const length = Number(lengthText);
-  if (length > 255)
-    return fail(
-      "couldn't parse length in network: number too large to fit in target type",
-      lengthStart,
-      runEnd,
-    );
+  if (length > 255) return networkLength('number too large to fit in target type', lengthStart, runEnd);
   const max = maxPrefixLength(address.family);
   if (length > max) {
     const family = address.family === 4 ? 'Ipv4' : 'Ipv6';
-    return fail(
-      `invalid length for network: Network length ${length} is too long for ${family} (maximum: ${max})`,
-      start,
-      runEnd,
-    );
+    return ipFailure(message('networkTooLong', { length, family, max }), start, runEnd);
   }
   const range = networkRange(address, length);
-  if (range === 'host-bits')
-    return fail('host part of address was not zero', start, start + addressText.length);
+  if (range === 'host-bits') return ipFailure(message('hostBits'), start, start + addressText.length);
   return { ok: true, value: range, end: runEnd };
 }
 
@@ -147,11 +136,16 @@ const isByteSeparator = (unit: number): boolean => unit === 0x3a || unit === 0x2
 /** Two hex digits as one byte. */
 function hexByte(text: string, start: number, end: number): ScanResult<number> {
   const available = Math.min(2, end - start);
-  if (available < 2) return fail(`expected 2 characters, but found ${available}`, start, start + available);
+  if (available < 2)
+    return bytesFailure(
+      message('expectedCharacters', { wanted: 2, found: available }),
+      start,
+      start + available,
+    );
   const high = text.charCodeAt(start);
   const low = text.charCodeAt(start + 1);
   if (!isHexDigit(high) || !isHexDigit(low))
-    return fail('invalid digit found in string while parsing with radix 16', start, start + 2);
+    return bytesFailure(message('invalidDigit', { radix: 16 }), start, start + 2);
   return { ok: true, value: Number.parseInt(text.slice(start, start + 2), 16), end: start + 2 };
 }
 
@@ -165,8 +159,8 @@ export function scanHexBytes(text: string, start: number, end: number): ScanResu
   if (!byte.ok) return byte;
   bytes.push(byte.value);
   let i = byte.end;
-  if (i >= end) return fail('expected 1 characters, but found 0', i, i);
-  if (!isByteSeparator(text.charCodeAt(i))) return fail('expected byte separator', i, i + 1);
+  if (i >= end) return bytesFailure(message('expectedCharacters', { wanted: 1, found: 0 }), i, i);
+  if (!isByteSeparator(text.charCodeAt(i))) return bytesFailure(message('byteSeparator'), i, i + 1);
   i++;
   for (;;) {
     byte = hexByte(text, i, end);
@@ -181,7 +175,7 @@ export function scanHexBytes(text: string, start: number, end: number): ScanResu
 
 /** A Bytes literal: a quoted string, a raw string or hex bytes. The value is a binary string. */
 export function scanBytes(text: string, start: number, end: number): ScanResult<string> {
-  if (start >= end) return fail('unrecognised input', start);
+  if (start >= end) return scanFailure('unrecognised-input', message('unrecognisedInput'), start);
   const unit = text.charCodeAt(start);
   if (unit === 0x22 /* " */) return scanQuotedString(text, start, end);
   if (unit === 0x72 /* r */) {

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../lang/diagnostics.js';
+import { type Diagnostic, diagnostic, message } from '../lang/catalogue.js';
 import { parse } from '../lang/parse.js';
 import { spanOf } from '../lang/position.js';
 import { PHASES, type Phase, PLANS, type Plan, parsePhase, parsePlan } from '../scheme/profile.js';
@@ -56,13 +56,8 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
     let offset = 0;
     for (let count = 0; count < maxLength; count++)
       offset += (source.codePointAt(offset) as number) > 0xffff ? 2 : 1;
-    return invalid({
-      severity: 'error',
-      code: 'expression-too-long',
-      message: `expression is too long: ${length} characters, the limit is ${maxLength}`,
-      span: spanOf(source, offset, source.length),
-      hint: 'split the rule, or use a list ($name) or a set instead of many alternatives',
-    });
+    const text = message('tooLong', { length, limit: maxLength });
+    return invalid(diagnostic('expression-too-long', text, spanOf(source, offset, source.length)));
   }
 
   const scheme = options.scheme ?? cloudflareScheme;
@@ -95,33 +90,31 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
  * deep inside the checker.
  */
 export function inputProblem(source: unknown, options: unknown): Diagnostic | undefined {
-  const problem = (message: string): Diagnostic => ({
-    severity: 'error',
-    code: 'invalid-input',
-    message,
-    span: { start: 0, end: 0, line: 1, column: 1 },
-  });
-  if (typeof source !== 'string')
-    return problem(`expected the expression as a string, got ${kindOf(source)}`);
+  const problem = (expected: string, value: unknown) => inputError(expected, value);
+  if (typeof source !== 'string') return problem('the expression as a string', source);
   if (options === undefined) return undefined;
-  if (!isRecord(options)) return problem(`expected the options as an object, got ${kindOf(options)}`);
+  if (!isRecord(options)) return problem('the options as an object', options);
   const { expression, maxLength, lists, lints } = options as ValidateOptions;
   if (expression !== undefined && expression !== 'filter' && expression !== 'rewrite')
-    return problem(`expected options.expression to be "filter" or "rewrite", got ${kindOf(expression)}`);
+    return problem('options.expression to be "filter" or "rewrite"', expression);
   if (maxLength !== undefined && !(typeof maxLength === 'number' && maxLength >= 0))
     // Infinity: no limit
-    return problem(`expected options.maxLength to be a number of characters, got ${kindOf(maxLength)}`);
+    return problem('options.maxLength to be a number of characters', maxLength);
   if (lints !== undefined && lints !== false && !isRecord(lints))
-    return problem(`expected options.lints to be false or an object, got ${kindOf(lints)}`);
+    return problem('options.lints to be false or an object', lints);
   if (lists !== undefined) {
-    if (!isRecord(lists)) return problem(`expected options.lists to be an object, got ${kindOf(lists)}`);
+    if (!isRecord(lists)) return problem('options.lists to be an object', lists);
     for (const [name, kind] of Object.entries(lists))
       if (kind !== 'ip' && kind !== 'hostname' && kind !== 'asn')
-        return problem(
-          `expected the kind of list $${name} to be "ip", "hostname" or "asn", got ${kindOf(kind)}`,
-        );
+        return problem(`the kind of list $${name} to be "ip", "hostname" or "asn"`, kind);
   }
   return undefined;
+}
+
+/** An `invalid-input` error at 1:1: expected `expected` (`options.lists to be an object`), got `value`. */
+export function inputError(expected: string, value: unknown): Diagnostic {
+  const span = { start: 0, end: 0, line: 1, column: 1 };
+  return diagnostic('invalid-input', message('invalidInput', { expected, got: kindOf(value) }), span);
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -146,12 +139,10 @@ export function kindOf(value: unknown): string {
  * would only give a misleading "not available in phase x" for every field.
  */
 function readProfile(source: string, options: ValidateOptions): { plan?: Plan; phase?: Phase } | Diagnostic {
-  const unknown = (what: string, value: unknown, known: readonly string[]): Diagnostic => ({
-    severity: 'error',
-    code: `unknown-${what}`,
-    message: `unknown ${what} ${JSON.stringify(value)}; expected one of ${known.join(', ')}`,
-    span: spanOf(source, 0, 0),
-  });
+  const unknown = (what: 'plan' | 'phase', value: unknown, known: readonly string[]): Diagnostic => {
+    const text = message('unknownOption', { what, value: JSON.stringify(value), known: known.join(', ') });
+    return diagnostic(what === 'plan' ? 'unknown-plan' : 'unknown-phase', text, spanOf(source, 0, 0));
+  };
   const { plan, phase } = options;
   const knownPlan = typeof plan === 'string' ? parsePlan(plan) : undefined;
   if (plan !== undefined && !knownPlan) return unknown('plan', plan, PLANS);

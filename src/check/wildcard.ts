@@ -1,3 +1,5 @@
+import { type Message, message } from '../lang/catalogue.js';
+
 /**
  * Patterns of `wildcard` and `strict wildcard`, as the reference engine reads them (the `wildcard` crate 0.3
  * with the `?` metasymbol disabled, then wirefilter's own checks).
@@ -21,7 +23,7 @@
 /** A pattern as a sequence of literal byte runs (binary strings) and stars; no two stars are adjacent. */
 export type WildcardPart = { kind: 'literal'; bytes: string } | { kind: 'star' };
 
-export type ParsedWildcard = { ok: true; parts: WildcardPart[] } | { ok: false; message: string };
+export type ParsedWildcard = { ok: true; parts: WildcardPart[] } | { ok: false; message: Message };
 
 /** Reads a wildcard pattern (a binary string); `starLimit` caps the number of stars (default: none). */
 export function parseWildcard(pattern: string, starLimit = Number.POSITIVE_INFINITY): ParsedWildcard {
@@ -52,15 +54,12 @@ export function parseWildcard(pattern: string, starLimit = Number.POSITIVE_INFIN
   }
   if (literal !== '') parts.push({ kind: 'literal', bytes: literal });
   if (stars > starLimit) {
-    return { ok: false, message: `wildcard has ${stars} star metacharacters, but the limit is ${starLimit}` };
+    return { ok: false, message: message('wildcardStars', { stars, limit: starLimit }) };
   }
-  if (doubleStar) return { ok: false, message: 'wildcard contains a double star' };
+  if (doubleStar) return { ok: false, message: message('wildcardDoubleStar') };
   return { ok: true, parts };
 }
 
-function syntaxError(position: number, message: string): ParsedWildcard {
-  return {
-    ok: false,
-    message: `invalid wildcard: wildcard syntax error at position ${position}: ${message}`,
-  };
+function syntaxError(position: number, reason: string): ParsedWildcard {
+  return { ok: false, message: message('wildcardSyntax', { position, reason }) };
 }

@@ -7,11 +7,11 @@ import type {
   TypedRhs,
   TypedValue,
 } from '../check/typed-ast.js';
-import { inputProblem, kindOf, type ValidateOptions, validate } from '../check/validate.js';
+import { inputError, inputProblem, kindOf, type ValidateOptions, validate } from '../check/validate.js';
 import { walkTyped } from '../check/walk.js';
 import { parseWildcard, type WildcardPart } from '../check/wildcard.js';
 import type { Span } from '../lang/ast.js';
-import type { Diagnostic } from '../lang/diagnostics.js';
+import { type Diagnostic, diagnostic, hint, message } from '../lang/catalogue.js';
 import { type RegexEngine, re2RegexEngine } from '../regex/index.js';
 import type { IpRange } from '../scheme/ip.js';
 import type { Scheme } from '../scheme/scheme.js';
@@ -108,13 +108,7 @@ function listItemsProblem(listItems: unknown): Diagnostic | undefined {
     (typeof listItems === 'object' && listItems !== null && !Array.isArray(listItems))
   )
     return undefined;
-  const message = `expected options.listItems to be an object (list name → items), got ${kindOf(listItems)}`;
-  return {
-    severity: 'error',
-    code: 'invalid-input',
-    message,
-    span: { start: 0, end: 0, line: 1, column: 1 },
-  };
+  return inputError('options.listItems to be an object (list name → items)', listItems);
 }
 
 /**
@@ -132,9 +126,9 @@ function unknownList(
     if (found || node.kind !== 'comparison' || node.rhs.kind !== 'list') return;
     const { name, span } = node.rhs;
     if (Object.hasOwn(listItems, name) || scheme.lists.has(name)) return;
-    found = { severity: 'error', code: 'unknown-list', message: `unknown list $${name}`, span };
     const suggestion = closestName(name, [...Object.keys(listItems), ...scheme.lists.keys()]);
-    if (suggestion) found.hint = `did you mean $${suggestion}?`;
+    const why = suggestion ? hint('didYouMean', { name: `$${suggestion}` }) : undefined;
+    found = diagnostic('unknown-list', message('unknownList', { name }), span, why);
   });
   return found;
 }
@@ -155,8 +149,9 @@ function orUncompilable<T>(span: Span, build: () => T): T {
     return build();
   } catch (error) {
     if (error instanceof ListError) throw error; // the caller's list items, not the expression
-    const message = `cfrules cannot evaluate this: ${(error as Error).message}`;
-    throw new Uncompilable({ severity: 'error', code: 'regex-unsupported', message, span });
+    const text = message('cannotEvaluate', { reason: (error as Error).message });
+    // A warning from validate (Cloudflare accepts the pattern), but compile cannot give a filter for it.
+    throw new Uncompilable({ ...diagnostic('regex-unsupported', text, span), severity: 'error' });
   }
 }
 

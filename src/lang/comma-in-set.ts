@@ -1,9 +1,10 @@
 import { scanQuotedString, scanRawString } from './literals.js';
 
 /**
- * The hint for a comma between set items, the same from `parse` (which knows no types) and `validate`
- * (which reads the set by type and so reports Cloudflare's message for that type): the user's own set,
- * rewritten with spaces (at most three items), e.g. `{80 443}` for `{80, 443}`.
+ * The set shown in the hint for a comma between set items (the catalogue's `commaInSet`), the same from
+ * `parse` (which knows no types) and `validate` (which reads the set by type and so reports Cloudflare's
+ * message for that type): the user's own set, rewritten with spaces (at most three items), e.g. `{80 443}`
+ * for `{80, 443}`.
  */
 export function commaInSetHint(source: string, comma: number): string {
   const open = source.lastIndexOf('{', comma);
@@ -32,5 +33,5 @@ export function commaInSetHint(source: string, comma: number): string {
   }
   flush();
   const shown = items.length > 3 ? [...items.slice(0, 3), '…'] : items;
-  return `set items are separated by spaces, not commas: {${shown.join(' ')}}`;
+  return `{${shown.join(' ')}}`;
 }

@@ -1,20 +1,9 @@
-import type { Span } from './ast.js';
+import type { Diagnostic, Severity } from './catalogue.js';
 import { escapeControlCharacters, escapedWidth } from './escape.js';
 import { utf8Length } from './position.js';
 
-export type Severity = 'error' | 'warning' | 'info';
-
-/** One finding about an expression, from the parser, the checker or a lint. */
-export interface Diagnostic {
-  severity: Severity;
-  /** Stable machine-readable identifier, e.g. `unrecognised-input`. */
-  code: string;
-  /** The reference engine's wording where it has one. */
-  message: string;
-  span: Span;
-  /** A friendlier explanation or a suggested fix, when we have one. */
-  hint?: string;
-}
+// Diagnostics are made through the catalogue, which owns their shape; this module renders them.
+export type { Diagnostic, DiagnosticCode, Severity } from './catalogue.js';
 
 const headers: Record<Severity, string> = {
   error: 'Filter parsing error',

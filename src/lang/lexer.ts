@@ -1,5 +1,14 @@
 import type { IToken, TokenType } from 'chevrotain';
 import type { ComparisonOperator, LogicalOperator } from './ast.js';
+import {
+  type DiagnosticCode,
+  type Hint,
+  type HintOf,
+  hint,
+  type Message,
+  type MessageOf,
+  message,
+} from './catalogue.js';
 import { commaInSetHint } from './comma-in-set.js';
 import {
   isHexDigit,
@@ -39,10 +48,13 @@ export interface RegexPayload {
 
 export interface InvalidPayload {
   /** The lexer's diagnosis; absent when the parser knows better what was expected. */
-  problem?: ScanProblem & { code: string; hint?: string };
+  problem?: LexProblem;
   /** The text follows a value (field, call, index) that is not a function argument. */
   afterValue: boolean;
 }
+
+/** A problem found by the lexer, with the hint it has for it. */
+export type LexProblem = ScanProblem & { hint?: Hint };
 
 /** A token with the end offset (exclusive) that the parser uses for spans. */
 export interface Token extends IToken {
@@ -343,7 +355,7 @@ class Lexer {
       const segmentStart = i;
       while (i < end && isIdentifierChar(text.charCodeAt(i))) i++;
       if (i === segmentStart) {
-        this.fail({ code: 'expected-identifier', message: 'expected identifier character', start: i });
+        this.fail('expected-identifier', message('expectedIdentifier'), i);
         return;
       }
       if (text.charCodeAt(i) !== 0x2e /* . */) break;
@@ -449,11 +461,7 @@ class Lexer {
       this.state = State.AfterOperand;
       return;
     }
-    this.fail({
-      code: 'expected-value',
-      message: 'expected value',
-      start: pos,
-    });
+    this.fail('expected-value', message('expectedValue'), pos);
   }
 
   private lexPatternRhs(): void {
@@ -462,7 +470,7 @@ class Lexer {
       this.lexString(this.patternIsRegex);
       return;
     }
-    this.fail({ code: 'expected-string', message: 'expected " or r', start: this.pos });
+    this.fail('expected-string', message('expectedString'), this.pos);
   }
 
   private lexInRhs(): void {
@@ -476,14 +484,14 @@ class Lexer {
     if (unit === 0x24 /* $ */) {
       const name = scanListName(text, pos, this.end);
       if (!name.ok) {
-        this.fail({ code: 'invalid-list-name', ...name.problem });
+        this.failWith(name.problem);
         return;
       }
       this.emit(T.ListName, name.end, name.value);
       this.state = State.AfterOperand;
       return;
     }
-    this.fail({ code: 'expected-literal', message: 'expected literal "{"', start: pos });
+    this.fail('expected-literal', message('expectedBrace'), pos);
   }
 
   private lexSetItem(): void {
@@ -504,12 +512,12 @@ class Lexer {
       return;
     }
     if (unit === 0x2c /* , */) {
-      this.fail({
-        code: 'comma-in-set',
-        message: 'unrecognised input',
-        start: pos,
-        hint: commaInSetHint(text, pos),
-      });
+      this.fail(
+        'comma-in-set',
+        message('unrecognisedInput'),
+        pos,
+        hint('commaInSet', { set: commaInSetHint(text, pos) }),
+      );
       return;
     }
     this.invalid();
@@ -526,11 +534,11 @@ class Lexer {
     if (unit === 0x22) {
       const key = scanQuotedString(text, pos, this.end);
       if (!key.ok) {
-        this.fail({ code: 'invalid-string', ...key.problem });
+        this.failWith(key.problem);
         return;
       }
       if (!isValidUtf8(key.value)) {
-        this.fail({ code: 'invalid-index', message: 'expected literal "expected utf8 string"', start: pos });
+        this.fail('invalid-index', message('indexNotUtf8'), pos);
         return;
       }
       this.emit(T.StringLit, key.end, { value: key.value, raw: false } satisfies StringPayload);
@@ -540,19 +548,14 @@ class Lexer {
     if ((unit >= 0x30 && unit <= 0x39) || unit === 0x2d) {
       const index = scanArrayIndex(text, pos, this.end);
       if (!index.ok) {
-        this.fail({ code: 'invalid-index', ...index.problem });
+        this.failWith(index.problem);
         return;
       }
       this.emit(T.IndexNumber, index.end, index.value);
       this.state = State.IndexEnd;
       return;
     }
-    this.fail({
-      code: 'invalid-index',
-      message: 'expected literal "expected quoted utf8 string or positive integer"',
-      start: pos,
-      hint: 'map keys are written in double quotes: http.request.headers["user-agent"]',
-    });
+    this.fail('invalid-index', message('indexExpected'), pos, hint('mapKeyQuotes'));
   }
 
   // ---- helpers ----
@@ -586,18 +589,14 @@ class Lexer {
 
   private accept<T>(result: ScanResult<T>): result is { ok: true; value: T; end: number } {
     if (result.ok) return true;
-    this.fail({ code: 'invalid-string', ...result.problem });
+    this.failWith(result.problem);
     return false;
   }
 
   /** Records an opening parenthesis or `not`; past the depth limit, stops with the reference error. */
   private open(entry: OpenParen | 'not'): boolean {
     if (this.nesting.length >= MAX_NESTING_DEPTH) {
-      this.fail({
-        code: 'nesting-limit',
-        message: `maximum nesting depth exceeded (limit: ${MAX_NESTING_DEPTH})`,
-        start: this.pos,
-      });
+      this.fail('nesting-limit', message('nestingLimit', { limit: MAX_NESTING_DEPTH }), this.pos);
       return false;
     }
     this.nesting.push(entry);
@@ -634,7 +633,16 @@ class Lexer {
     this.done = true;
   }
 
-  private fail(problem: ScanProblem & { code: string; hint?: string }): void {
+  private fail<C extends DiagnosticCode>(
+    code: C,
+    text: Message<MessageOf<C>>,
+    start: number,
+    withHint?: Hint<HintOf<C>>,
+  ): void {
+    this.failWith(withHint ? { code, message: text, start, hint: withHint } : { code, message: text, start });
+  }
+
+  private failWith(problem: LexProblem): void {
     this.emit(T.Invalid, this.pos + 1, { problem, afterValue: false } satisfies InvalidPayload);
     this.done = true;
   }

@@ -1,3 +1,5 @@
+import { type DiagnosticCode, type Message, message } from './catalogue.js';
+
 /**
  * Scanners for the literal forms whose syntax does not depend on types: quoted strings, raw strings,
  * quoted regex strings, list names, array indexes. Each returns the decoded value and where it ends, or a
@@ -5,7 +7,9 @@
  */
 
 export interface ScanProblem {
-  message: string;
+  /** What was being read decides the code: a problem inside a string is an `invalid-string`, whatever its message. */
+  code: DiagnosticCode;
+  message: Message;
   start: number;
   /** End of the span; `undefined` means "the rest of the input" (carets run to the end of the line). */
   end?: number;
@@ -13,10 +17,18 @@ export interface ScanProblem {
 
 export type ScanResult<T> = { ok: true; value: T; end: number } | { ok: false; problem: ScanProblem };
 
-const fail = (message: string, start: number, end?: number): { ok: false; problem: ScanProblem } => ({
-  ok: false,
-  problem: { message, start, end },
-});
+export type ScanFailure = { ok: false; problem: ScanProblem };
+
+/** A problem of `code` at `start` (to `end`, or the rest of the input). */
+export const scanFailure = (
+  code: DiagnosticCode,
+  message: Message,
+  start: number,
+  end?: number,
+): ScanFailure => ({ ok: false, problem: { code, message, start, end } });
+
+const stringFailure = (text: Message, start: number, end?: number) =>
+  scanFailure('invalid-string', text, start, end);
 
 /** Appends the UTF-8 bytes of the code point at `text[index]` to `out`; returns the UTF-16 units used. */
 function appendUtf8(text: string, index: number, out: string[]): number {
@@ -97,18 +109,18 @@ export function isValidUtf8(binary: string): boolean {
 
 /**
  * Parses `digits` as an unsigned byte in `radix`, the way Rust's `u8::from_str_radix` does (an optional
- * leading `+`, then at least one digit). Returns the value or the Rust error text.
+ * leading `+`, then at least one digit). Returns the value or the Rust error.
  */
-function parseByte(digits: string, radix: 8 | 16): number | string {
+function parseByte(digits: string, radix: 8 | 16): number | Message {
   const body = digits.startsWith('+') ? digits.slice(1) : digits;
-  if (body === '') return 'invalid digit found in string';
+  if (body === '') return message('invalidDigit', { radix });
   let value = 0;
   for (const ch of body) {
     const digit = Number.parseInt(ch, radix);
-    if (Number.isNaN(digit) || ch.length !== 1) return 'invalid digit found in string';
+    if (Number.isNaN(digit) || ch.length !== 1) return message('invalidDigit', { radix });
     value = value * radix + digit;
   }
-  return value > 255 ? 'number too large to fit in target type' : value;
+  return value > 255 ? message('numberTooLarge', { radix }) : value;
 }
 
 /** Takes `count` code points from `text` at `from` (bounded by `end`): the slice end, or how many there were. */
@@ -160,19 +172,18 @@ export function scanQuotedString(text: string, start: number, end: number): Scan
       const digitsStart = isHex ? i + 2 : i + 1;
       const wanted = isHex ? 2 : 3;
       const { to, found } = takeCodePoints(text, digitsStart, end, wanted);
-      if (found < wanted) return fail(`expected ${wanted} characters, but found ${found}`, digitsStart);
+      if (found < wanted) return stringFailure(message('expectedCharacters', { wanted, found }), digitsStart);
       const byte = parseByte(text.slice(digitsStart, to), isHex ? 16 : 8);
-      if (typeof byte === 'string')
-        return fail(`${byte} while parsing with radix ${isHex ? 16 : 8}`, digitsStart, to);
+      if (typeof byte !== 'number') return stringFailure(byte, digitsStart, to);
       out.push(String.fromCharCode(byte));
       i = to;
     } else {
       const width = (text.codePointAt(i + 1) as number) > 0xffff ? 2 : 1;
-      return fail('expected ", xHH or OOO after \\', i + 1, i + 1 + width);
+      return stringFailure(message('unknownEscape'), i + 1, i + 1 + width);
     }
     runStart = i;
   }
-  return fail('could not find an ending quote', contentStart);
+  return stringFailure(message('noEndingQuote'), contentStart);
 }
 
 /** A raw string `r#…#"…"#…#` whose `r` is at `start`. Returns the content and the number of `#`. */
@@ -185,8 +196,8 @@ export function scanRawString(
   let i = afterR;
   while (i < end && text.charCodeAt(i) === 0x23 /* # */) i++;
   const hashes = i - afterR;
-  if (hashes > 255) return fail("invalid raw string hash count, there can't be more than 255 #s", afterR);
-  if (i >= end || text.charCodeAt(i) !== 0x22) return fail('expected " or #', i);
+  if (hashes > 255) return stringFailure(message('rawHashCount'), afterR);
+  if (i >= end || text.charCodeAt(i) !== 0x22) return stringFailure(message('expectedRawQuote'), i);
   const contentStart = i + 1;
   for (let q = text.indexOf('"', contentStart); q !== -1 && q < end; q = text.indexOf('"', q + 1)) {
     let closing = 0;
@@ -194,7 +205,7 @@ export function scanRawString(
     if (closing === hashes)
       return { ok: true, value: { value: toBinary(text, contentStart, q), hashes }, end: q + 1 + hashes };
   }
-  return fail('could not find an ending quote', afterR);
+  return stringFailure(message('noEndingQuote'), afterR);
 }
 
 /**
@@ -224,7 +235,7 @@ export function scanQuotedRegex(text: string, start: number, end: number): ScanR
       inClass = false;
     }
   }
-  return fail('could not find an ending quote', contentStart);
+  return stringFailure(message('noEndingQuote'), contentStart);
 }
 
 const isListNameChar = (unit: number): boolean =>
@@ -241,7 +252,11 @@ export function scanListName(text: string, start: number, end: number): ScanResu
   let name = text.slice(start + 1, i);
   if (name === '' && i < end) name = String.fromCodePoint(text.codePointAt(i) as number);
   if (i === start + 1 || name.startsWith('.') || name.endsWith('.')) {
-    return fail(`invalid list name ${JSON.stringify(name)}`, start + 1);
+    return scanFailure(
+      'invalid-list-name',
+      message('invalidListName', { name: JSON.stringify(name) }),
+      start + 1,
+    );
   }
   return { ok: true, value: name, end: i };
 }
@@ -274,11 +289,10 @@ export function scanArrayIndex(text: string, start: number, end: number): ScanRe
     if (digit >= radix) valid = false;
     value = value * BigInt(radix) + BigInt(digit);
   }
-  if (!valid) return fail('expected literal "expected quoted utf8 string or positive integer"', start);
   if (value > 0x7fffffffffffffffn) valid = false; // not even a 64-bit integer
-  if (!valid) return fail('expected literal "expected quoted utf8 string or positive integer"', start);
-  if (negative && value !== 0n) return fail('expected literal "expected positive integer as index"', start);
-  if (value > 0xffffffffn) return fail('expected literal "expected positive integer as index"', start);
+  if (!valid) return scanFailure('invalid-index', message('indexExpected'), start);
+  if ((negative && value !== 0n) || value > 0xffffffffn)
+    return scanFailure('invalid-index', message('indexNegative'), start);
   return { ok: true, value: Number(value), end: i };
 }
 

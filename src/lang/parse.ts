@@ -1,9 +1,9 @@
 import type { IRecognitionException, IToken } from 'chevrotain';
 import type { Expression } from './ast.js';
-import type { Diagnostic } from './diagnostics.js';
+import { type Diagnostic, type DiagnosticCode, type Hint, type Message, make, message } from './catalogue.js';
 import { HookStop, isCorrection, type ParseHooks } from './hooks.js';
 import { type InvalidPayload, type Token, tokenize } from './lexer.js';
-import { CALL_CLOSE, ExpressionParser, SyntaxFailure } from './parser.js';
+import { CALL_CLOSE, ExpressionParser, SYNTAX_ERRORS, SyntaxFailure } from './parser.js';
 import { spanOf } from './position.js';
 import * as T from './tokens.js';
 
@@ -59,9 +59,8 @@ function parseOnce(
       return { diagnostics: [error.verdict] };
     }
     if (!(error instanceof SyntaxFailure)) throw error;
-    const diagnostic = diagnose(source, lexed.end, error.token, error.code, error.message);
-    if (error.hint) diagnostic.hint = error.hint;
-    return { diagnostics: [diagnostic] };
+    const found = { code: error.code, message: error.text, hint: error.hint };
+    return { diagnostics: [diagnose(source, lexed.end, error.token, found)] };
   } finally {
     parser.hooks = undefined;
   }
@@ -70,29 +69,19 @@ function parseOnce(
   return { ast, diagnostics: [] };
 }
 
-/** Friendlier explanations, by code, added to the reference wording wherever the error comes from. */
-const hints: Record<string, string> = {
-  'expected-value':
-    'a comparison needs a literal on its right: a string, a number, an IP address or a byte string',
-};
-
 /** An error "from here to the end of the line", the reference engine's usual span. */
-function diagnose(
-  source: string,
-  inputEnd: number,
-  token: IToken,
-  code: string,
-  message: string,
-): Diagnostic {
+function diagnose(source: string, inputEnd: number, token: IToken, found: Found): Diagnostic {
   const start = Number.isNaN(token.startOffset) ? inputEnd : token.startOffset;
-  return withHint({ severity: 'error', code, message, span: spanOf(source, start, inputEnd) });
+  return make(found.code, found.message, spanOf(source, start, inputEnd), found.hint);
 }
 
-function withHint(diagnostic: Diagnostic): Diagnostic {
-  const hint = hints[diagnostic.code];
-  if (hint && !diagnostic.hint) diagnostic.hint = hint;
-  return diagnostic;
+interface Found {
+  code: DiagnosticCode;
+  message: Message;
+  hint?: Hint;
 }
+
+const UNRECOGNISED: Found = { code: 'unrecognised-input', message: message('unrecognisedInput') };
 
 function fromRecognitionError(
   source: string,
@@ -104,27 +93,26 @@ function fromRecognitionError(
   if (token.tokenType === T.Invalid) {
     const { problem } = token.payload as InvalidPayload;
     if (problem) {
-      const diagnostic: Diagnostic = {
-        severity: 'error',
-        code: problem.code,
-        message: problem.message,
-        span: spanOf(source, problem.start, problem.end ?? inputEnd),
-      };
-      if (problem.hint) diagnostic.hint = problem.hint;
-      return withHint(diagnostic);
+      const span = spanOf(source, problem.start, problem.end ?? inputEnd);
+      return make(problem.code, problem.message, span, problem.hint);
     }
   }
   if (error.name === 'NotAllInputParsedException') {
     // Leftover text: the reference's span starts right after the expression, white space included.
     const previous = tokens[tokens.indexOf(token as Token) - 1];
     const start = previous ? previous.end : token.startOffset;
-    const diagnostic = diagnose(source, inputEnd, token, 'unrecognised-input', 'unrecognised input');
+    const diagnostic = diagnose(source, inputEnd, token, UNRECOGNISED);
     diagnostic.span = spanOf(source, start, inputEnd);
     return diagnostic;
   }
-  const message = ownMessage(error);
-  if (message === CALL_CLOSE) return callCloseError(source, inputEnd, token, tokens);
-  return diagnose(source, inputEnd, token, codeFor(message), message);
+  const marker = ownMessage(error);
+  if (marker === CALL_CLOSE) return callCloseError(source, inputEnd, token, tokens);
+  // A place of the grammar without a marker of its own gets Chevrotain's text (no known input reaches it).
+  const found = (Object.hasOwn(SYNTAX_ERRORS, marker) ? SYNTAX_ERRORS[marker] : undefined) ?? {
+    code: 'syntax-error',
+    message: message('parserLibrary', { message: marker }),
+  };
+  return diagnose(source, inputEnd, token, found);
 }
 
 /** Chevrotain frames the ERR_MSG of a failed alternative as "Expecting: … but found: …". */
@@ -138,19 +126,13 @@ function ownMessage(error: IRecognitionException): string {
  * text is unreadable; after an argument a `,` (or `)`) was expected.
  */
 function callCloseError(source: string, inputEnd: number, token: IToken, tokens: Token[]): Diagnostic {
-  if (Number.isNaN(token.startOffset))
-    return diagnose(source, inputEnd, token, 'expected-literal', 'expected literal ")"');
+  const expected = (id: 'expectedClose' | 'expectedComma'): Found => ({
+    code: 'expected-literal',
+    message: message(id),
+  });
+  if (Number.isNaN(token.startOffset)) return diagnose(source, inputEnd, token, expected('expectedClose'));
   const previous = tokens[tokens.indexOf(token as Token) - 1];
   const atArgumentStart = previous?.tokenType === T.LParen || previous?.tokenType === T.Comma;
-  if (atArgumentStart) return diagnose(source, inputEnd, token, 'unrecognised-input', 'unrecognised input');
-  return diagnose(source, inputEnd, token, 'expected-literal', 'expected literal ","');
-}
-
-function codeFor(message: string): string {
-  if (message === 'expected identifier character') return 'expected-identifier';
-  if (message === 'unrecognised input') return 'unrecognised-input';
-  if (message.includes('positive integer')) return 'invalid-index';
-  if (message.startsWith('expected literal')) return 'expected-literal';
-  if (message === 'expected value') return 'expected-value';
-  return 'syntax-error';
+  if (atArgumentStart) return diagnose(source, inputEnd, token, UNRECOGNISED);
+  return diagnose(source, inputEnd, token, expected('expectedComma'));
 }

@@ -21,22 +21,37 @@ import type {
   StringLiteral,
   ValueExpression,
 } from './ast.js';
+import { type DiagnosticCode, type Hint, hint, type Message, message } from './catalogue.js';
 import { HookStop, type HookVerdict, type ParseHooks } from './hooks.js';
 import type { InvalidPayload, RegexPayload, StringPayload, Token } from './lexer.js';
 import * as T from './tokens.js';
 
-/** Error-message markers resolved by parse.ts, where the whole token stream is known. */
+/**
+ * What a failure at each place of the grammar is, by the marker given to Chevrotain as the place's ERR_MSG
+ * (which Chevrotain hands back as the error's message): parse.ts reports it with this code and message.
+ */
+export const SYNTAX_ERRORS: Record<string, { code: DiagnosticCode; message: Message }> = {
+  operand: { code: 'expected-identifier', message: message('expectedIdentifier') },
+  value: { code: 'expected-value', message: message('expectedValue') },
+  brace: { code: 'expected-literal', message: message('expectedBrace') },
+  close: { code: 'expected-literal', message: message('expectedClose') },
+  'close-bracket': { code: 'expected-literal', message: message('expectedBracket') },
+  index: { code: 'invalid-index', message: message('indexExpected') },
+  unrecognised: { code: 'unrecognised-input', message: message('unrecognisedInput') },
+};
+
+/** The marker of a call's `)`, resolved by parse.ts, where the whole token stream is known. */
 export const CALL_CLOSE = 'call-close';
 
 /** A syntax error raised from a grammar action (Chevrotain passes non-recognition errors through). */
 export class SyntaxFailure extends Error {
   constructor(
-    readonly code: string,
-    message: string,
+    readonly code: DiagnosticCode,
+    readonly text: Message,
     readonly token: IToken,
-    readonly hint?: string,
+    readonly hint?: Hint,
   ) {
-    super(message);
+    super(text.text);
   }
 }
 
@@ -184,7 +199,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
   group = this.RULE('group', (): Expression => {
     this.CONSUME(T.LParen);
     const inner = this.SUBRULE(this.logical);
-    this.CONSUME(T.RParen, { ERR_MSG: 'expected literal ")"' });
+    this.CONSUME(T.RParen, { ERR_MSG: 'close' });
     return inner;
   });
 
@@ -199,7 +214,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
     const quantifier = this.CONSUME(T.Quantifier);
     this.CONSUME(T.LParen);
     const operand = this.SUBRULE(this.logical);
-    const close = this.CONSUME(T.RParen, { ERR_MSG: 'expected literal ")"' });
+    const close = this.CONSUME(T.RParen, { ERR_MSG: 'close' });
     if (this.RECORDING_PHASE) return placeholder;
     const kind = quantifier.payload as 'any' | 'all';
     return { kind: 'quantifier', quantifier: kind, operand, span: spanToEnd(tokenSpan(quantifier), close) };
@@ -225,7 +240,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
     this.MANY(() => {
       this.CONSUME(T.LBracket);
       const index = this.OR1(this.indexAlternatives);
-      const close = this.CONSUME(T.RBracket, { ERR_MSG: 'expected literal "]"' });
+      const close = this.CONSUME(T.RBracket, { ERR_MSG: 'close-bracket' });
       if (!this.RECORDING_PHASE)
         value = { kind: 'index', target: value, index, span: spanToEnd(value.span, close) };
     });
@@ -263,7 +278,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
     this.MANY(() => {
       items.push(this.OR(this.literalAlternatives));
     });
-    const close = this.CONSUME(T.RBrace, { ERR_MSG: 'unrecognised input' });
+    const close = this.CONSUME(T.RBrace, { ERR_MSG: 'unrecognised' });
     if (this.RECORDING_PHASE) return placeholder;
     return { kind: 'set', items, span: spanToEnd(tokenSpan(open), close) };
   });
@@ -288,7 +303,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
         },
       },
     ],
-    ERR_MSG: 'expected identifier character',
+    ERR_MSG: 'operand',
   };
 
   private readonly literalAlternatives: IOrAlt<StringLiteral | BareLiteral>[] = [
@@ -301,7 +316,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
       { ALT: () => stringNode(this.CONSUME1(T.StringLit)) },
       { ALT: () => bareNode(this.CONSUME1(T.BareLit)) },
     ],
-    ERR_MSG: 'expected value',
+    ERR_MSG: 'value',
   };
 
   private readonly patternRhsAlternatives: OrMethodOpts<RightHandSide> = {
@@ -309,7 +324,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
       { ALT: () => regexNode(this.CONSUME(T.RegexLit)) },
       { ALT: () => stringNode(this.CONSUME2(T.StringLit)) },
     ],
-    ERR_MSG: 'unrecognised input',
+    ERR_MSG: 'unrecognised',
   };
 
   private readonly inRhsAlternatives: OrMethodOpts<RightHandSide> = {
@@ -322,7 +337,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
         },
       },
     ],
-    ERR_MSG: 'expected literal "{"',
+    ERR_MSG: 'brace',
   };
 
   private readonly operatorAlternatives: IOrAlt<OperatorAndOperand>[] = [
@@ -375,7 +390,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
       },
       { ALT: () => ({ kind: 'array-index' as const, index: this.CONSUME(T.IndexNumber).payload as number }) },
     ],
-    ERR_MSG: 'expected literal "expected quoted utf8 string or positive integer"',
+    ERR_MSG: 'index',
   };
 
   private readonly argumentAlternatives: OrMethodOpts<Argument> = {
@@ -397,7 +412,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
         },
       },
     ],
-    ERR_MSG: 'unrecognised input',
+    ERR_MSG: 'unrecognised',
   };
 
   /** The simple expressions that start with a token of their own: `(`, `not`, `any(`/`all(`. */
@@ -444,9 +459,9 @@ export class ExpressionParser extends EmbeddedActionsParser {
     if (payload.problem || !payload.afterValue || this.hooks?.isBoolValue?.(value) === true) return;
     throw new SyntaxFailure(
       'expected-operator',
-      'expected ComparisonOp',
+      message('expectedOperator'),
       next,
-      'expected a comparison operator such as eq, ne, contains, matches, wildcard or in',
+      hint('comparisonOperators'),
     );
   }
 }

@@ -6,7 +6,7 @@ import { matchWildcard } from '../../src/eval/wildcard.js';
 /** Parses a pattern that must be valid. */
 function parts(pattern: string): WildcardPart[] {
   const parsed = parseWildcard(pattern);
-  if (!parsed.ok) throw new Error(parsed.message);
+  if (!parsed.ok) throw new Error(parsed.message.text);
   return parsed.parts;
 }
 

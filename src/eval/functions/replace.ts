@@ -157,7 +157,7 @@ const wildcardReplace: FunctionRuntime = {
       if (!isBytes(pattern)) return undefined;
       const parsed = parseWildcard(pattern);
       // The checker rejects invalid patterns; reaching here with one is a caller's bug.
-      if (!parsed.ok) throw new Error(`wildcard_replace: ${parsed.message}`);
+      if (!parsed.ok) throw new Error(`wildcard_replace: ${parsed.message.text}`);
       return parsed.parts;
     });
     const templateOf = builtFrom(replacementLiteral, (replacement) =>
