@@ -25,29 +25,8 @@ if (build.status !== 0) throw new Error('bench/startup.ts: npm run build failed'
 const dir = mkdtempSync(join(tmpdir(), 'cfrules-bench-startup-'));
 const requestFile = join(dir, 'request.json');
 writeFileSync(requestFile, JSON.stringify({ url: 'https://example.com/admin', clientIp: '192.0.2.7' }));
-// A one-case test file, in JSON so that `cfrules test` needs no yaml (docs/cli.md, `cfrules test`).
-const testFile = join(dir, 'admin.test.json');
-writeFileSync(
-  testFile,
-  JSON.stringify({
-    zone: {
-      firewall_rules: [
-        {
-          id: 'admin-block',
-          action: 'block',
-          filter: { expression: 'http.request.uri.path contains "/admin"' },
-        },
-      ],
-    },
-    tests: [
-      {
-        name: 'the admin area is closed',
-        request: { url: 'https://example.com/admin' },
-        expect: { action: 'block', by: 'admin-block' },
-      },
-    ],
-  }),
-);
+// A one-case test file with its zone inline, in JSON so that `cfrules test` needs no yaml.
+const testFile = 'examples/tests/admin.test.json';
 
 interface Case {
   name: string;

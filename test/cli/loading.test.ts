@@ -27,29 +27,8 @@ async function packagesLoadedBy(args: string[], name: string) {
   return { result, loaded };
 }
 
-/** A one-case test file in JSON (a YAML one would need yaml), for `cfrules test`. */
-const testFile = join(scratch, 'admin.test.json');
-writeFileSync(
-  testFile,
-  JSON.stringify({
-    zone: {
-      firewall_rules: [
-        {
-          id: 'admin-block',
-          action: 'block',
-          filter: { expression: 'http.request.uri.path contains "/admin"' },
-        },
-      ],
-    },
-    tests: [
-      {
-        name: 'the admin area is closed',
-        request: { url: 'https://example.com/admin' },
-        expect: { action: 'block', by: 'admin-block' },
-      },
-    ],
-  }),
-);
+/** A one-case test file with its zone inline, in JSON (a YAML one would need yaml), for `cfrules test`. */
+const testFile = 'examples/tests/admin.test.json';
 
 describe('what each command loads', { timeout: 30_000 }, () => {
   it.each([
