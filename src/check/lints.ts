@@ -3,12 +3,9 @@ import {
   type Diagnostic,
   type DiagnosticCode,
   diagnostic,
-  type Hint,
-  type HintOf,
   hint,
-  type Message,
-  type MessageOf,
   message,
+  type Report,
 } from '../lang/catalogue.js';
 import { formatIp } from '../scheme/ip.js';
 import type { TypedComparison, TypedExpression, TypedRhs, TypedValue } from './typed-ast.js';
@@ -33,12 +30,7 @@ export const LINTS = {
 export type LintCode = keyof typeof LINTS;
 
 /** A lint's warning: one of its code's messages over `span`, with a hint where it has one. */
-type Warn = <C extends LintCode>(
-  code: C,
-  text: Message<MessageOf<C>>,
-  span: Span,
-  why?: Hint<HintOf<C>>,
-) => void;
+type Warn = Report<LintCode>;
 
 /** Header maps whose keys Cloudflare lower-cases. */
 const LOWER_CASE_KEY_MAPS = new Set(['http.request.headers', 'http.response.headers']);

@@ -1,15 +1,5 @@
 import type { Span } from '../lang/ast.js';
-import {
-  type Diagnostic,
-  type DiagnosticCode,
-  diagnostic,
-  type Hint,
-  type HintOf,
-  hint,
-  type Message,
-  type MessageOf,
-  message,
-} from '../lang/catalogue.js';
+import { type Diagnostic, diagnostic, hint, message, type Report } from '../lang/catalogue.js';
 import { isFieldAvailableIn, type Phase, type Plan, planAtLeast, planNames } from '../scheme/profile.js';
 import type { TypedExpression } from './typed-ast.js';
 import { walkTyped } from './walk.js';
@@ -92,13 +82,6 @@ export function checkProfile(ast: TypedExpression, profile: Profile): Diagnostic
   errors.sort((a, b) => a.span.start - b.span.start);
   return errors[0];
 }
-
-type Report = <C extends DiagnosticCode>(
-  code: C,
-  text: Message<MessageOf<C>>,
-  span: Span,
-  why?: Hint<HintOf<C>>,
-) => void;
 
 function countRegex(count: number, span: Span, report: Report): number {
   const next = count + 1;

@@ -265,6 +265,14 @@ export function diagnostic<C extends DiagnosticCode>(
   return make(code, text, span, withHint);
 }
 
+/** Where a pass reports its findings of the codes `Codes`, each with one of its code's messages and hints. */
+export type Report<Codes extends DiagnosticCode = DiagnosticCode> = <C extends Codes>(
+  code: C,
+  text: Message<MessageOf<C>>,
+  span: Span,
+  why?: Hint<HintOf<C>>,
+) => void;
+
 /**
  * Pairings of a code with a message or hint that its entry does not list, as `code id`, made through `make`
  * (where the compiler cannot check them). The catalogue test runs the corpora and expects none; a
