@@ -1,5 +1,3 @@
-import { maxHeaderSize, STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { requirePeer } from '../peers.js';
 import type { Principal } from '../service/auth.js';
@@ -7,7 +5,8 @@ import { type ApiMessage, CODES, ServiceError } from '../service/errors.js';
 import { createServices } from '../service/services.js';
 import type { Store } from '../store/store.js';
 import { VERSION } from '../version.js';
-import { type Envelope, failure, STATUS } from './envelope.js';
+import { type Envelope, failure, STATUS, shownText } from './envelope.js';
+import { bodyText, HttpRefusal } from './json-body.js';
 import { filterRoutes } from './routes/filters.js';
 import { firewallRuleRoutes } from './routes/firewall-rules.js';
 import { previousWafRoutes } from './routes/previous-waf.js';
@@ -15,6 +14,7 @@ import { allowedMethods, methodNotAllowed, type ResourceList } from './routes/ro
 import { rulesetRoutes } from './routes/rulesets.js';
 import { simulateRoutes } from './routes/simulate.js';
 import { zoneRoutes } from './routes/zones.js';
+import { answerClientError, answerUnsupportedExpectation } from './socket-answers.js';
 
 /**
  * The HTTP face of the service: Cloudflare's v4 API under `/client/v4`. Routes are thin (read the request,
@@ -89,18 +89,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     clientErrorHandler: answerClientError,
   });
   // An `Expect` other than 100-continue: Node would answer 417 with no body.
-  app.server.on('checkExpectation', (request, response) => {
-    const expectation = shownText(String(request.headers.expect ?? ''));
-    const body = JSON.stringify(
-      failure([
-        {
-          code: CODES.malformedRequest,
-          message: `Expectation not supported: Expect: ${expectation} (only 100-continue is)`,
-        },
-      ]),
-    );
-    response.writeHead(417, envelopeHeaders(body)).end(body);
-  });
+  app.server.on('checkExpectation', answerUnsupportedExpectation);
   const resources: ResourceList = [];
   app.decorate('cfrulesResources', resources);
 
@@ -110,21 +99,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const refusal = unreadBody(request.headers['content-type'], request.headers['content-encoding']);
-    if (refusal) {
-      done(refusal);
-      return;
-    }
     let text: string;
     try {
-      text = utf8.decode(body as Buffer);
-    } catch {
-      done(
-        new ServiceError('bad-request', {
-          code: CODES.malformedJson,
-          message: 'Malformed JSON in request body: it is not valid UTF-8',
-        }),
-      );
+      text = bodyText(request.headers, body as Buffer);
+    } catch (error) {
+      done(error as Error);
       return;
     }
     if (text.trim() === '') {
@@ -210,57 +189,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
   return app;
 }
 
-/** Strict UTF-8: a bad byte is an error, not U+FFFD. A byte order mark is dropped. */
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** A refusal of the HTTP layer with its own status (415), outside the services' error kinds. */
-class HttpRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly apiMessage: ApiMessage,
-  ) {
-    super(apiMessage.message);
-  }
-}
-
-/**
- * Why a JSON body cannot be read as sent, if it cannot: a `Content-Encoding` (the service decodes none, so a
- * compressed body would be read as malformed JSON), or a charset other than UTF-8 (it would be read as UTF-8
- * all the same).
- */
-function unreadBody(
-  contentType: string | undefined,
-  contentEncoding: string | string[] | undefined,
-): HttpRefusal | undefined {
-  const encodings = [contentEncoding ?? []]
-    .flat()
-    .flatMap((value) => value.split(','))
-    .map((value) => value.trim().toLowerCase())
-    .filter((value) => value !== '' && value !== 'identity');
-  if (encodings.length > 0) {
-    return new HttpRefusal(415, {
-      code: CODES.unsupportedEncoding,
-      message: `Unsupported Content-Encoding: ${shownText(encodings.join(', '))}; send the body uncompressed`,
-    });
-  }
-  for (const parameter of (contentType ?? '').split(';').slice(1)) {
-    const equals = parameter.indexOf('=');
-    if (parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
-    const charset = parameter
-      .slice(equals + 1)
-      .trim()
-      .replace(/^"(.*)"$/, '$1')
-      .toLowerCase();
-    if (charset !== 'utf-8' && charset !== 'utf8') {
-      return new HttpRefusal(415, {
-        code: CODES.unsupportedEncoding,
-        message: `Unsupported charset: ${shownText(charset)}; the body must be UTF-8`,
-      });
-    }
-  }
-  return undefined;
-}
-
 /** Cloudflare's answer to a path it has no route for. */
 function cannotRoute(url: string): Envelope {
   const path = shownText(url.split('?')[0] ?? url, 256);
@@ -271,60 +199,6 @@ function cannotRoute(url: string): Envelope {
     },
     { code: CODES.noRoute, message: 'No route for that URI' },
   ]);
-}
-
-/** A client-given text repeated in an answer, cut short when long. */
-function shownText(text: string, max = 64): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
-
-/** The headers of an envelope written outside Fastify (it adds the same to its own answers). */
-function envelopeHeaders(body: string): Record<string, string | number> {
-  return {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'x-cfrules-version': VERSION,
-    connection: 'close',
-  };
-}
-
-/** Node's parse errors that are not a plain 400, by code. */
-const CLIENT_ERRORS: Record<string, { status: number; message: ApiMessage }> = {
-  HPE_HEADER_OVERFLOW: {
-    status: 431,
-    message: {
-      code: CODES.malformedRequest,
-      message: `Request headers too large: the limit is ${maxHeaderSize / 1024} KiB`,
-    },
-  },
-  ERR_HTTP_REQUEST_TIMEOUT: {
-    status: 408,
-    message: { code: CODES.requestTimeout, message: 'Request timeout: the request was not received in time' },
-  },
-};
-
-/**
- * Node's `clientError`: the request could not be read (or not in time). A complete HTTP/1.1 answer, with the
- * envelope, is written on the socket, which is then closed; nothing is written over a response in progress.
- */
-function answerClientError(error: Error & { code?: string; reason?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (!socket.writable || current?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  const known = CLIENT_ERRORS[error.code ?? ''];
-  const status = known?.status ?? 400;
-  const message = known?.message ?? {
-    code: CODES.malformedRequest,
-    message: `Malformed HTTP request: ${error.reason ?? error.message}`,
-  };
-  const body = JSON.stringify(failure([message]));
-  const head = Object.entries(envelopeHeaders(body))
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head}\r\n${body}`);
 }
 
 /** Fastify's own request errors, as API messages. */

@@ -28,3 +28,8 @@ export const STATUS: Record<ErrorKind, number> = {
   gone: 410,
   internal: 500,
 };
+
+/** A client-given text repeated in an answer, cut short when long. */
+export function shownText(text: string, max = 64): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}

@@ -37,14 +37,12 @@ const PRODUCT_EDITS: PermissionName[] = [
 ];
 
 /**
- * The words of the first config format, still accepted: `read` is every read permission; `edit` adds
- * editing every product's settings and pausing, and — for an account-wide token only, which could always
- * create zones — `zone:edit` and `billing:edit`. So a token scoped to some zones no longer changes their
- * plan or deletes them unless given those permissions by name.
+ * A token's permissions as stored or configured, expanded: permission names, or the words of the first
+ * config format, still accepted. `read` is every read permission; `edit` adds editing every product's
+ * settings and pausing, and — for an account-wide token only, which could always create zones — `zone:edit`
+ * and `billing:edit`. So a token scoped to some zones no longer changes their plan or deletes them unless
+ * given those permissions by name.
  */
-export const LEGACY_PERMISSIONS = ['read', 'edit'] as const;
-
-/** A token's permissions as stored or configured (names, or the legacy words), expanded. */
 export function expandPermissions(listed: readonly string[], accountWide: boolean): Set<PermissionName> {
   const granted = new Set<PermissionName>();
   for (const entry of listed) {
@@ -66,6 +64,10 @@ export function expandPermissions(listed: readonly string[], accountWide: boolea
   }
   return granted;
 }
+
+/** What a config may list: a permission name, or `read` / `edit` (see expandPermissions). */
+export const isConfigurablePermission = (value: string): boolean =>
+  value === 'read' || value === 'edit' || isPermissionName(value);
 
 export function isPermissionName(value: string): value is PermissionName {
   return Object.hasOwn(PERMISSIONS, value);

@@ -10,7 +10,7 @@ import type {
 } from '../store/store.js';
 import { API_KEY, API_TOKEN, digest } from './auth.js';
 import { isId, newId, now } from './ids.js';
-import { isPermissionName, PERMISSION_NAMES } from './permissions.js';
+import { isConfigurablePermission, PERMISSION_NAMES } from './permissions.js';
 
 /**
  * What `cfrules serve` starts with: accounts, credentials and zones declared in a config file (applied at
@@ -86,7 +86,7 @@ function readAccount(value: unknown, path: string): AccountConfig {
       text(zone, `${where}.zones[${j}]`),
     );
     const permissions = list(token.permissions ?? ['read', 'edit'], `${where}.permissions`).map((p, j) => {
-      if (typeof p === 'string' && (isPermissionName(p) || p === 'read' || p === 'edit')) return p;
+      if (typeof p === 'string' && isConfigurablePermission(p)) return p;
       throw new ConfigError(
         `${where}.permissions[${j}]`,
         `must be a permission (${PERMISSION_NAMES.join(', ')}), or read or edit (docs/api.md, "Permissions")`,

@@ -1,13 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Access } from '../../service/permissions.js';
 import type { Services } from '../../service/services.js';
 import { validateExpression } from '../../service/validate-expr.js';
 import { success } from '../envelope.js';
-import { params, query, resource } from './route.js';
+import { params, productZone, query, resource } from './route.js';
 
 export function filterRoutes(app: FastifyInstance, { auth, filters }: Services): void {
-  const zone = (request: FastifyRequest, access: Access) =>
-    auth.zone(request.principal, params(request).zone_id as string, `firewall_services:${access}`);
+  const zone = productZone(auth, 'firewall_services');
   const filterId = (request: FastifyRequest) => params(request).filter_id as string;
 
   resource(app, '/zones/:zone_id/filters', {

@@ -1,12 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Access } from '../../service/permissions.js';
 import type { Services } from '../../service/services.js';
 import { success } from '../envelope.js';
-import { params, query, resource } from './route.js';
+import { params, productZone, query, resource } from './route.js';
 
 export function firewallRuleRoutes(app: FastifyInstance, { auth, firewallRules: rules }: Services): void {
-  const zone = (request: FastifyRequest, access: Access) =>
-    auth.zone(request.principal, params(request).zone_id as string, `firewall_services:${access}`);
+  const zone = productZone(auth, 'firewall_services');
   const ruleId = (request: FastifyRequest) => params(request).rule_id as string;
 
   resource(app, '/zones/:zone_id/firewall/rules', {

@@ -1,16 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Access, Product } from '../../service/permissions.js';
 import type { Services } from '../../service/services.js';
 import { success } from '../envelope.js';
-import { params, query, resource } from './route.js';
+import { params, productZone, query, resource } from './route.js';
 
 /** The previous WAF (packages, groups, rules, URI-based overrides), page rules and the WAF migration. */
 export function previousWafRoutes(app: FastifyInstance, services: Services): void {
   const { auth, previousWaf: waf, wafOverrides: overrides, pageRules, wafMigration: migration } = services;
-  const access = (product: Product) => (request: FastifyRequest, access: Access) =>
-    auth.zone(request.principal, params(request).zone_id as string, `${product}:${access}`);
-  const zone = access('zone_waf');
-  const pageRuleZone = access('page_rules');
+  const zone = productZone(auth, 'zone_waf');
+  const pageRuleZone = productZone(auth, 'page_rules');
   const p = (request: FastifyRequest, name: string) => params(request)[name] as string;
   const listed = ({ result, resultInfo }: { result: unknown; resultInfo?: unknown }) =>
     success(result, resultInfo);

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { AuthService } from '../../service/auth.js';
 import { CODES } from '../../service/errors.js';
 import type { QueryParams } from '../../service/pagination.js';
+import type { Access, Product } from '../../service/permissions.js';
+import type { ZoneRecord } from '../../store/store.js';
 import { type Envelope, failure } from '../envelope.js';
 
 /** A handler's answer: the envelope, or `NO_CONTENT` for Cloudflare's bodiless 204 (deleting a ruleset). */
@@ -85,6 +88,15 @@ export function methodNotAllowed(request: FastifyRequest, reply: FastifyReply, a
       ]),
     );
 }
+
+/**
+ * The zone a request's path names, for a product's routes: `zone(request, 'read')` needs the product's read
+ * permission, `'edit'` its edit permission (docs/api.md, "Permissions").
+ */
+export const productZone =
+  (auth: AuthService, product: Product) =>
+  (request: FastifyRequest, access: Access): ZoneRecord =>
+    auth.zone(request.principal, params(request).zone_id as string, `${product}:${access}`);
 
 /** Path parameters by name. */
 export const params = (request: FastifyRequest): Record<string, string> =>

@@ -1,15 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requirePermissions } from '../../service/auth.js';
-import type { Access } from '../../service/permissions.js';
 import type { Services } from '../../service/services.js';
 import { readWafMigration } from '../../service/waf-migration-hook.js';
 import { success } from '../envelope.js';
-import { NO_CONTENT, params, query, resource } from './route.js';
+import { NO_CONTENT, params, productZone, query, resource } from './route.js';
 
 /** The Rulesets API of a zone (docs/api.md, "Rulesets"). */
 export function rulesetRoutes(app: FastifyInstance, { auth, rulesets }: Services): void {
-  const zone = (request: FastifyRequest, access: Access) =>
-    auth.zone(request.principal, params(request).zone_id as string, `rulesets:${access}`);
+  const zone = productZone(auth, 'rulesets');
   const p = (request: FastifyRequest, name: string) => params(request)[name] as string;
   const write = (request: FastifyRequest) => ({ query: query(request) });
   const base = '/zones/:zone_id/rulesets';
