@@ -52,7 +52,7 @@ export {
   type Severity,
 } from './lang/diagnostics.js';
 export type { FormatOptions } from './lang/format.js';
-export type { HookVerdict, LiteralEndCorrection, ParseHooks } from './lang/hooks.js';
+export type { HookVerdict, LiteralPlace, LiteralReading, ParseHooks } from './lang/hooks.js';
 export { type ParseOptions, type ParseResult, parse } from './lang/parse.js';
 export { ExpressionSyntaxError, format } from './lang/source.js';
 export {

@@ -21,9 +21,8 @@ import {
   make,
   message,
 } from '../lang/catalogue.js';
-import { commaInSetHint } from '../lang/comma-in-set.js';
-import { HookStop, type HookVerdict, type ParseHooks } from '../lang/hooks.js';
-import { isSpace, trimmedRange } from '../lang/lexer.js';
+import type { HookVerdict, LiteralPlace, LiteralReading, ParseHooks } from '../lang/hooks.js';
+import { isSpace, type LexProblem, trimmedRange } from '../lang/lexer.js';
 import type { ScanProblem, ScanResult } from '../lang/literals.js';
 import { PositionTracker } from '../lang/position.js';
 import { checkRegex } from '../regex/index.js';
@@ -75,11 +74,11 @@ const operatorTypes: Record<ComparisonOperator, readonly Type[]> = {
   bitwise_and: ['Int'],
 };
 
-/** A right-hand side as read by type, before it is matched with the parser's nodes. */
-type PendingRhs =
-  | { kind: 'value'; type: 'Bytes' | 'Int' | 'Ip'; value: unknown; end: number }
-  | { kind: 'set'; type: 'Bytes' | 'Int' | 'Ip'; items: { value: unknown; start: number; end: number }[] }
-  | { kind: 'other' };
+/** The types a literal can be compared with (`operatorTypes` lets no other reach a literal). */
+type LiteralType = 'Bytes' | 'Int' | 'Ip';
+
+/** A function argument's literal as `literal` read it: its own type decides (see readArgument). */
+type ArgumentValue = Omit<TypedLiteralArgument, 'kind' | 'span'>;
 
 const BOOL_ARRAY: Type = arrayOf('Bool');
 
@@ -95,19 +94,8 @@ export class TypeChecker implements ParseHooks {
   private readonly expressions = new WeakMap<Expression, TypedExpression | Diagnostic>();
   private readonly positions: PositionTracker;
   private readonly inputEnd: number;
-  private pending: PendingRhs | undefined;
-  private pendingOpSpan: Span | undefined;
-  private readonly noted = new Map<number, Diagnostic>();
-
   /** Warnings found while checking (lints come later, from the typed tree), in text order. */
-  get warnings(): Diagnostic[] {
-    return [...this.noted.values()].sort((a, b) => a.span.start - b.span.start);
-  }
-
-  /** Keyed by position: the text may be parsed more than once (see LiteralEndCorrection). */
-  private noteWarning(diagnostic: Diagnostic): void {
-    this.noted.set(diagnostic.span.start, diagnostic);
-  }
+  readonly warnings: Diagnostic[] = [];
 
   constructor(
     private readonly source: string,
@@ -141,9 +129,7 @@ export class TypeChecker implements ParseHooks {
     return this.checkArgument(definition, parameter, index, typed, args);
   }
 
-  operator(lhs: ValueExpression, op: ComparisonOperator, opSpan: Span, rhsStart: number): HookVerdict {
-    this.pending = undefined;
-    this.pendingOpSpan = opSpan;
+  operator(lhs: ValueExpression, op: ComparisonOperator, opSpan: Span): HookVerdict {
     const typed = this.values.get(lhs) as TypedValue;
     if (typed.type === 'Bool' && !typed.mapped) {
       // A Bool is a complete condition: whatever follows it is unexpected.
@@ -151,30 +137,27 @@ export class TypeChecker implements ParseHooks {
     }
     if (!operatorTypes[op].some((type) => sameType(type, typed.type)))
       return this.unsupported(typed.type, opSpan.start, opSpan.end);
-    let start = rhsStart;
-    while (start < this.inputEnd && isSpace(this.source.charCodeAt(start))) start++;
-    const type = typed.type as 'Bytes' | 'Int' | 'Ip';
-    if (op === 'matches' || op === 'wildcard' || op === 'strict wildcard') {
-      this.pending = { kind: 'other' };
-      return undefined;
-    }
-    if (op === 'in') return this.readSet(type, start);
-    const scanned = this.scanValue(type, start);
-    if (!scanned.ok) return this.problem(scanned.problem);
-    this.pending = { kind: 'value', type, value: scanned.value, end: scanned.end };
     return undefined;
   }
 
-  comparison(comparison: ComparisonExpression): HookVerdict {
-    const pending = this.pending;
-    this.pending = undefined;
+  literal(place: LiteralPlace, start: number): LiteralReading {
+    const { source, inputEnd } = this;
+    if (place.kind === 'argument') return this.readArgument(start);
+    // The operator hook let only literal types through.
+    const type = (this.values.get(place.lhs) as TypedValue).type as LiteralType;
+    const read = place.kind === 'rhs' ? readValue[type] : readSetItem[type];
+    const scanned = read(source, start, inputEnd);
+    return scanned.ok
+      ? { value: scanned.value, end: scanned.end }
+      : { problem: this.problem(scanned.problem) };
+  }
+
+  comparison(comparison: ComparisonExpression, opSpan: Span): HookVerdict {
     const lhs = this.values.get(comparison.lhs) as TypedValue;
-    const read = this.typeRhs(comparison, lhs, pending);
-    if (!read || !('rhs' in read))
-      return read ?? this.error('internal', message('rhsNotRead'), comparison.span.start);
-    const { rhs } = read;
+    const rhs = this.readRhs(comparison, lhs);
+    if (rhs === undefined) return this.error('internal', message('rhsNotRead'), comparison.span.start);
+    if ('severity' in rhs) return rhs;
     const type: ExpressionType = lhs.mapped ? { array: 'Bool' } : 'Bool';
-    const opSpan = this.pendingOpSpan ?? comparison.span;
     const typed: TypedComparison = {
       kind: 'comparison',
       lhs,
@@ -401,34 +384,26 @@ export class TypeChecker implements ParseHooks {
     }
   }
 
-  /** A literal argument: an IP address if it reads as one, else an integer, else hex bytes. */
+  /** A literal argument, as `literal` read it while the text was lexed. */
   private typeBareArgument(arg: Extract<Argument, { kind: 'bare' }>): TypedLiteralArgument | Diagnostic {
-    const { span } = arg;
-    const cached = this.values.get(arg);
-    if (cached) return cached as TypedLiteralArgument;
+    const read = arg.value as ArgumentValue | undefined;
+    if (!read) return this.error('internal', message('rhsNotRead'), arg.span.start);
+    return { kind: 'literal', ...read, span: arg.span };
+  }
+
+  /** A literal argument: an IP address if it reads as one, else an integer, else bytes (hex or quoted). */
+  private readArgument(start: number): LiteralReading {
     const { source, inputEnd } = this;
-    let typed: TypedLiteralArgument | undefined;
-    let end = span.end;
-    const ip = scanIpAddress(source, span.start, inputEnd);
+    const ip = scanIpAddress(source, start, inputEnd);
     if (ip.ok) {
-      typed = { kind: 'literal', value: { ip: formatIp(ip.value) }, address: ip.value, type: 'Ip', span };
-      end = ip.end;
-    } else {
-      const int = scanInt(source, span.start, inputEnd);
-      if (int.ok) {
-        typed = { kind: 'literal', value: int.value, type: 'Int', span };
-        end = int.end;
-      } else {
-        const bytes = scanBytes(source, span.start, inputEnd);
-        if (!bytes.ok) return this.problem(bytes.problem);
-        typed = { kind: 'literal', value: bytes.value, type: 'Bytes', span };
-        end = bytes.end;
-      }
+      const value: ArgumentValue = { value: { ip: formatIp(ip.value) }, address: ip.value, type: 'Ip' };
+      return { value, end: ip.end };
     }
-    // Read by type, the literal ends elsewhere than the neutral lexer thought: have the text lexed again.
-    if (end !== span.end) throw new HookStop({ kind: 'literal-end', start: span.start, end });
-    this.values.set(arg, typed);
-    return typed;
+    const int = scanInt(source, start, inputEnd);
+    if (int.ok) return { value: { value: int.value, type: 'Int' } satisfies ArgumentValue, end: int.end };
+    const bytes = scanBytes(source, start, inputEnd);
+    if (!bytes.ok) return { problem: this.problem(bytes.problem) };
+    return { value: { value: bytes.value, type: 'Bytes' } satisfies ArgumentValue, end: bytes.end };
   }
 
   private checkArgument(
@@ -487,54 +462,8 @@ export class TypeChecker implements ParseHooks {
 
   // ---- right-hand sides ----
 
-  private scanValue(type: 'Bytes' | 'Int' | 'Ip', start: number): ScanResult<unknown> {
-    if (type === 'Int') return scanInt(this.source, start, this.inputEnd);
-    if (type === 'Ip') return scanIpAddress(this.source, start, this.inputEnd);
-    return scanBytes(this.source, start, this.inputEnd);
-  }
-
-  private scanSetItem(type: 'Bytes' | 'Int' | 'Ip', start: number): ScanResult<unknown> {
-    if (type === 'Int') return scanIntSetItem(this.source, start, this.inputEnd);
-    if (type === 'Ip') return scanIpSetItem(this.source, start, this.inputEnd);
-    return scanBytes(this.source, start, this.inputEnd);
-  }
-
-  /** Reads `{ … }` by type; a list name (`$…`) or anything else is left to the parser. */
-  private readSet(type: 'Bytes' | 'Int' | 'Ip', start: number): HookVerdict {
-    const { source, inputEnd } = this;
-    if (source.charCodeAt(start) !== 0x7b /* { */) {
-      this.pending = { kind: 'other' };
-      return undefined;
-    }
-    const items: { value: unknown; start: number; end: number }[] = [];
-    let i = start + 1;
-    for (;;) {
-      while (i < inputEnd && isSpace(source.charCodeAt(i))) i++;
-      if (source.charCodeAt(i) === 0x7d /* } */ && i < inputEnd) break;
-      const item = this.scanSetItem(type, i);
-      if (!item.ok) return this.problem(item.problem, type);
-      items.push({ value: item.value, start: i, end: item.end });
-      i = item.end;
-    }
-    this.pending = { kind: 'set', type, items };
-    return undefined;
-  }
-
-  /** Matches the parser's right-hand side with what was read by type; checks patterns and lists. */
-  private typeRhs(
-    comparison: ComparisonExpression,
-    lhs: TypedValue,
-    pending: PendingRhs | undefined,
-  ): { rhs: TypedRhs } | HookVerdict {
-    const read = this.readRhs(comparison, lhs, pending);
-    return read && 'span' in read && !('severity' in read) ? { rhs: read } : (read as HookVerdict);
-  }
-
-  private readRhs(
-    comparison: ComparisonExpression,
-    lhs: TypedValue,
-    pending: PendingRhs | undefined,
-  ): TypedRhs | HookVerdict {
+  /** The typed right-hand side, from the values `literal` read; checks patterns and lists. */
+  private readRhs(comparison: ComparisonExpression, lhs: TypedValue): TypedRhs | Diagnostic | undefined {
     const { rhs } = comparison;
     switch (rhs.kind) {
       case 'regex': {
@@ -544,7 +473,7 @@ export class TypeChecker implements ParseHooks {
         if (problem.kind === 'unsupported') {
           // Cloudflare accepts it; only cfrules' own regex engine cannot run it.
           const text = message('patternError', { error: problem.message });
-          this.noteWarning(diagnostic('regex-unsupported', text, rhs.span, hint('regexUnsupported')));
+          this.warnings.push(diagnostic('regex-unsupported', text, rhs.span, hint('regexUnsupported')));
           return regex;
         }
         // The reference points at the pattern inside the quotes; for a raw string, at what follows it.
@@ -556,33 +485,29 @@ export class TypeChecker implements ParseHooks {
       case 'list':
         return this.typeList(comparison, lhs);
       case 'set': {
-        if (pending?.kind !== 'set') return undefined;
-        for (let i = 0; i < rhs.items.length; i++) {
-          const item = rhs.items[i] as (typeof rhs.items)[number];
-          const read = pending.items[i];
-          if (item.kind === 'bare' && read && read.end !== item.span.end)
-            return { kind: 'literal-end', start: item.span.start, end: read.end };
-        }
+        const values = rhs.items.map(literalValue);
+        if (values.includes(undefined)) return undefined;
+        const type = lhs.type as LiteralType;
         const spanOf = (i: number) => (rhs.items[i] as (typeof rhs.items)[number]).span;
-        if (pending.type === 'Bytes')
+        if (type === 'Bytes')
           return {
             kind: 'bytes-set',
-            items: pending.items.map((it, i) => ({ value: it.value as string, span: spanOf(i) })),
+            items: values.map((value, i) => ({ value: value as string, span: spanOf(i) })),
             span: rhs.span,
           };
-        if (pending.type === 'Int')
+        if (type === 'Int')
           return {
             kind: 'int-set',
-            items: pending.items.map((it, i) => {
-              const [from, to] = it.value as [bigint, bigint];
+            items: values.map((value, i) => {
+              const [from, to] = value as [bigint, bigint];
               return { from, to, span: spanOf(i) };
             }),
             span: rhs.span,
           };
         return {
           kind: 'ip-set',
-          items: pending.items.map((it, i) => {
-            const { from, to } = it.value as IpRange;
+          items: values.map((value, i) => {
+            const { from, to } = value as IpRange;
             return { from, to, span: spanOf(i) };
           }),
           span: rhs.span,
@@ -597,13 +522,12 @@ export class TypeChecker implements ParseHooks {
             return make('invalid-wildcard', parsed.message, this.span(rhs.span.start, this.inputEnd));
           return { kind: 'wildcard', pattern, strict: comparison.op === 'strict wildcard', span: rhs.span };
         }
-        if (pending?.kind !== 'value') return undefined;
-        if (rhs.kind === 'bare' && pending.end !== rhs.span.end)
-          return { kind: 'literal-end', start: rhs.span.start, end: pending.end };
-        if (pending.type === 'Bytes')
-          return { kind: 'bytes', value: pending.value as string, span: rhs.span };
-        if (pending.type === 'Int') return { kind: 'int', value: pending.value as bigint, span: rhs.span };
-        return { kind: 'ip', value: pending.value as IpAddress, span: rhs.span };
+        const value = literalValue(rhs);
+        if (value === undefined) return undefined;
+        const type = lhs.type as LiteralType;
+        if (type === 'Bytes') return { kind: 'bytes', value: value as string, span: rhs.span };
+        if (type === 'Int') return { kind: 'int', value: value as bigint, span: rhs.span };
+        return { kind: 'ip', value: value as IpAddress, span: rhs.span };
       }
     }
   }
@@ -676,27 +600,11 @@ export class TypeChecker implements ParseHooks {
     );
   }
 
-  /**
-   * An invalid literal starting at `literalStart`; `setType` when it is an item of a set of that type.
-   * A problem inside a quoted or raw string is a string problem, whatever its message.
-   */
-  private problem(problem: ScanProblem, setType?: 'Bytes' | 'Int' | 'Ip'): Diagnostic {
-    const span = this.span(problem.start, problem.end ?? this.inputEnd);
-    // A comma between set items is one mistake, whatever message the item's type gives: one code and one
-    // hint, as `parse` reports it. (A comma inside a string item is the string's problem.)
-    if (
-      setType !== undefined &&
-      problem.code !== 'invalid-string' &&
-      this.source.charAt(problem.start) === ','
-    )
-      return make(
-        'comma-in-set',
-        problem.message,
-        span,
-        hint('commaInSet', { set: commaInSetHint(this.source, problem.start) }),
-      );
+  /** An invalid literal, with the hint its message has for the text. */
+  private problem(problem: ScanProblem): LexProblem {
     const text = this.source.slice(problem.start, problem.end ?? this.inputEnd);
-    return make(problem.code, problem.message, span, literalHint(problem.message.id, text));
+    const why = literalHint(problem.message.id, text);
+    return why ? { ...problem, hint: why } : problem;
   }
 
   private span(start: number, end: number): Span {
@@ -724,4 +632,24 @@ function indexName(index: IndexSelector): string {
   if (index.kind === 'map-each') return 'MapEach';
   if (index.kind === 'array-index') return `ArrayIndex(${index.index})`;
   return `MapKey(${JSON.stringify(new TextDecoder().decode(Uint8Array.from(index.key, (c) => c.charCodeAt(0))))})`;
+}
+
+/** Readers of the one literal after eq, ne, lt…, by the type it is compared with. */
+const readValue: Record<LiteralType, (text: string, start: number, end: number) => ScanResult<unknown>> = {
+  Bytes: scanBytes,
+  Int: scanInt,
+  Ip: scanIpAddress,
+};
+
+/** Readers of the items of a set after `in`: Int and Ip items may be ranges. */
+const readSetItem: Record<LiteralType, (text: string, start: number, end: number) => ScanResult<unknown>> = {
+  Bytes: scanBytes,
+  Int: scanIntSetItem,
+  Ip: scanIpSetItem,
+};
+
+/** A literal's value as `literal` read it: a string's, or what the hook gave an unquoted literal. */
+function literalValue(node: ComparisonExpression['rhs']): unknown {
+  if (node.kind === 'string') return node.value;
+  return node.kind === 'bare' ? node.value : undefined;
 }

@@ -1,9 +1,10 @@
 /**
  * The abstract syntax tree of a Rules-language expression.
  *
- * The parser knows no field types, so right-hand literals whose meaning depends on the left side's type
- * (numbers, IP addresses, CIDRs, ranges, byte strings) stay neutral as `BareLiteral` text; the checker
- * interprets them. Strings are decoded here because their syntax does not depend on the type.
+ * The parser knows no field types. Right-hand literals whose meaning depends on the left side's type
+ * (numbers, IP addresses, CIDRs, ranges, byte strings) are `BareLiteral`s: their text, and the value a
+ * type checker read them as while the text was lexed (ParseHooks.literal). Strings are decoded here
+ * because their syntax does not depend on the type.
  *
  * Byte values (string contents, regex patterns, map keys) are "binary strings": one JS character per byte
  * (code units 0–255), UTF-8 for non-ASCII source text, so that lengths and comparisons are byte-exact.
@@ -151,6 +152,11 @@ export interface RegexLiteral {
 export interface BareLiteral {
   kind: 'bare';
   text: string;
+  /**
+   * The value a ParseHooks.literal hook read the literal as, by type (the checker's, opaque here); absent
+   * when the text was parsed without one.
+   */
+  value?: unknown;
   span: Span;
 }
 

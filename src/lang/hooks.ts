@@ -1,22 +1,32 @@
 import type { Argument, ComparisonExpression, ComparisonOperator, Span, ValueExpression } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
+import type { LexProblem } from './lexer.js';
 
 /**
  * Callbacks through which a type checker follows the parse, as the reference engine type-checks while it
  * parses: errors then come in the order of the text (an unknown field is reported before a later syntax
  * error), and literals are read by the left side's type. The parser itself knows no types.
  *
- * A hook returns nothing to go on, a diagnostic to stop the parse with, or a literal's true end to have
- * the text lexed again (see `LiteralEnds`).
+ * A hook returns nothing to go on, or a diagnostic to stop the parse with.
  */
-export type HookVerdict = Diagnostic | LiteralEndCorrection | undefined;
+export type HookVerdict = Diagnostic | undefined;
 
-/** The unquoted literal starting at `start` really ends at `end`: lex again from there. */
-export interface LiteralEndCorrection {
-  kind: 'literal-end';
-  start: number;
-  end: number;
-}
+/**
+ * Where an unquoted literal (or any right-hand-side literal) stands when the lexer reaches it:
+ * - `rhs`: the one literal after `op` (eq, ne, lt…, contains, bitwise_and), compared with `lhs`;
+ * - `set-item`: an item of the `{…}` after `lhs in`;
+ * - `argument`: a function argument that is not a name.
+ */
+export type LiteralPlace =
+  | { kind: 'rhs'; lhs: ValueExpression; op: ComparisonOperator }
+  | { kind: 'set-item'; lhs: ValueExpression }
+  | { kind: 'argument' };
+
+/**
+ * A literal read by a hook: where it ends and its value (which the parser keeps on the literal's node
+ * without looking at it), or why it cannot be read.
+ */
+export type LiteralReading = { value: unknown; end: number } | { problem: LexProblem };
 
 export interface ParseHooks {
   /** A value (a field, a call, an index chain) is complete. */
@@ -25,10 +35,16 @@ export interface ParseHooks {
   call?(name: string, nameSpan: Span): HookVerdict;
   /** Argument number `args.length - 1` of a call to `name` (spelt at `nameSpan`) is complete. */
   argument?(name: string, nameSpan: Span, args: readonly Argument[]): HookVerdict;
-  /** A comparison operator follows `lhs`; its right-hand side starts at offset `rhsStart`. */
-  operator?(lhs: ValueExpression, op: ComparisonOperator, opSpan: Span, rhsStart: number): HookVerdict;
-  /** A comparison is complete (its literal extents may be checked here). */
-  comparison?(comparison: ComparisonExpression): HookVerdict;
+  /** A comparison operator follows `lhs`, before its right-hand side is read. */
+  operator?(lhs: ValueExpression, op: ComparisonOperator, opSpan: Span): HookVerdict;
+  /**
+   * Reads the literal that starts at offset `start` of the text, as the reference engine reads it by the
+   * type it is compared with: the lexer asks at the moment it reaches the literal, so the literal is read
+   * once, with its true extent. Undefined leaves the literal to the lexer's neutral reading.
+   */
+  literal?(place: LiteralPlace, start: number): LiteralReading | undefined;
+  /** A comparison is complete; its operator is spelt at `opSpan`. */
+  comparison?(comparison: ComparisonExpression, opSpan: Span): HookVerdict;
   /** A value stands alone as a condition (it must be a Bool). */
   predicate?(value: ValueExpression): HookVerdict;
   /** Whether a value is a Bool, for the wording of errors after it; undefined when unknown. */
@@ -37,11 +53,7 @@ export interface ParseHooks {
 
 /** Thrown from grammar actions when a hook stops the parse. */
 export class HookStop extends Error {
-  constructor(readonly verdict: Diagnostic | LiteralEndCorrection) {
+  constructor(readonly verdict: Diagnostic) {
     super('parse stopped by a hook');
   }
-}
-
-export function isCorrection(verdict: HookVerdict): verdict is LiteralEndCorrection {
-  return verdict !== undefined && 'kind' in verdict && verdict.kind === 'literal-end';
 }

@@ -10,6 +10,7 @@ import {
   message,
 } from './catalogue.js';
 import { commaInSetHint } from './comma-in-set.js';
+import type { LiteralReading } from './hooks.js';
 import {
   isHexDigit,
   isValidUtf8,
@@ -185,11 +186,14 @@ function isTrimmable(unit: number): boolean {
 }
 
 /**
- * Unquoted literals whose extent the caller knows better, by start offset: the checker reads literals by
- * the left side's type, which may end them earlier than the neutral scan (`01:02and ssl` is two bytes
- * followed by `and` for a Bytes field).
+ * Reads a literal by type where the lexer reaches one: the parser answers with the left side it is
+ * compared with (ParseHooks.literal). The type decides the extent: `01:02and ssl` is two bytes followed by
+ * `and` for a Bytes field. Undefined: read it neutrally.
  */
-export type LiteralEnds = ReadonlyMap<number, number>;
+export type LiteralReader = (
+  place: 'rhs' | 'set-item' | 'argument',
+  start: number,
+) => LiteralReading | undefined;
 
 /** The part of the text that is parsed: Cloudflare trims white space at both ends first. */
 export function trimmedRange(text: string): { start: number; end: number } {
@@ -201,13 +205,22 @@ export function trimmedRange(text: string): { start: number; end: number } {
   return { start, end };
 }
 
-export function tokenize(text: string, literalEnds?: LiteralEnds): LexResult {
-  const { start, end } = trimmedRange(text);
-  return new Lexer(text, start, end, literalEnds).run();
+/** Lexes the whole text at once, reading literals neutrally (the parser lexes on demand: ExpressionLexer). */
+export function tokenize(text: string): LexResult {
+  const lexer = new ExpressionLexer(text);
+  while (lexer.step());
+  return { tokens: lexer.tokens, start: lexer.start, end: lexer.end };
 }
 
-class Lexer {
-  private readonly tokens: Token[] = [];
+/**
+ * Lexes one token at a time, when the parser needs it: by then the parser knows what a literal is compared
+ * with, and the reader can read it by type.
+ */
+export class ExpressionLexer {
+  readonly tokens: Token[] = [];
+  /** The trimmed input: Cloudflare trims white space at both ends before parsing. */
+  readonly start: number;
+  readonly end: number;
   private pos: number;
   private state = State.Operand;
   /** Open parentheses and pending `not`s: its length is the nesting depth. */
@@ -223,57 +236,77 @@ class Lexer {
 
   constructor(
     private readonly text: string,
-    private readonly start: number,
-    private readonly end: number,
-    private readonly literalEnds: LiteralEnds | undefined,
+    private readonly reader?: LiteralReader,
   ) {
+    const { start, end } = trimmedRange(text);
+    this.start = start;
+    this.end = end;
     this.pos = start;
     this.positions = new PositionTracker(text);
   }
 
-  run(): LexResult {
+  /**
+   * Lexes on to the end of the input or of the readable text, or, with a reader, up to the next literal
+   * of a comparison: the reader can read that one only once the parser has taken its operator. False when
+   * there is nothing more to lex.
+   */
+  step(): boolean {
+    if (this.done) return false;
+    const pauses = this.reader !== undefined;
+    do this.lexToken();
+    while (!this.done && !(pauses && (this.state === State.ValueRhs || this.state === State.SetItem)));
+    return true;
+  }
+
+  /** Lexes the next token (two for `f(` and `any(`). */
+  private lexToken(): void {
     const { text, end } = this;
-    while (!this.done) {
-      const before = this.pos;
-      while (this.pos < end && isSpace(text.charCodeAt(this.pos))) this.pos++;
-      if (this.pos >= end) break;
-      const spaced = this.pos > before;
-      switch (this.state) {
-        case State.Operand:
-          this.lexOperand();
-          break;
-        case State.AfterValue:
-          this.lexAfterValue(spaced);
-          break;
-        case State.AfterOperand:
-          this.lexAfterOperand(false);
-          break;
-        case State.ValueRhs:
-          this.lexValueRhs();
-          break;
-        case State.PatternRhs:
-          this.lexPatternRhs();
-          break;
-        case State.InRhs:
-          this.lexInRhs();
-          break;
-        case State.SetItem:
-          this.lexSetItem();
-          break;
-        case State.IndexValue:
-          this.lexIndexValue();
-          break;
-        case State.IndexEnd:
-          if (text.charCodeAt(this.pos) === 0x5d) {
-            this.emit(T.RBracket, this.pos + 1);
-            this.state = State.AfterValue;
-          } else {
-            this.invalid();
-          }
-          break;
-      }
+    const before = this.pos;
+    while (this.pos < end && isSpace(text.charCodeAt(this.pos))) this.pos++;
+    if (this.pos >= end) {
+      this.done = true;
+      // A literal was due: the reader says what the type expected there (`expected digit` for an Int).
+      const due =
+        this.state === State.ValueRhs ? 'rhs' : this.state === State.SetItem ? 'set-item' : undefined;
+      const reading = due && this.reader?.(due, this.pos);
+      if (reading && 'problem' in reading) this.failWith(reading.problem);
+      return;
     }
-    return { tokens: this.tokens, start: this.start, end };
+    const spaced = this.pos > before;
+    switch (this.state) {
+      case State.Operand:
+        this.lexOperand();
+        break;
+      case State.AfterValue:
+        this.lexAfterValue(spaced);
+        break;
+      case State.AfterOperand:
+        this.lexAfterOperand(false);
+        break;
+      case State.ValueRhs:
+        this.lexValueRhs();
+        break;
+      case State.PatternRhs:
+        this.lexPatternRhs();
+        break;
+      case State.InRhs:
+        this.lexInRhs();
+        break;
+      case State.SetItem:
+        this.lexSetItem();
+        break;
+      case State.IndexValue:
+        this.lexIndexValue();
+        break;
+      case State.IndexEnd:
+        if (text.charCodeAt(this.pos) === 0x5d) {
+          this.emit(T.RBracket, this.pos + 1);
+          this.state = State.AfterValue;
+        } else {
+          this.invalid();
+        }
+        break;
+    }
   }
 
   // ---- states ----
@@ -326,8 +359,7 @@ class Lexer {
     }
     if (!isHexDigit(unit) && unit !== 0x2d && unit !== 0x3a && unit !== 0x2e) return false;
     if (/^-?0x[0-9a-fA-F]/.test(text.slice(pos, pos + 4))) {
-      this.emit(T.BareLit, this.bareLiteralEnd(pos)); // a hexadecimal integer
-      this.state = State.AfterOperand;
+      this.lexBareLiteral('argument', scanBareLiteral(text, pos, this.end)); // a hexadecimal integer
       return true;
     }
     // A name such as `cf.edge.server_port` has a letter beyond f or an underscore somewhere; an all-hex
@@ -341,10 +373,9 @@ class Lexer {
     if (text.charCodeAt(i) === 0x5b) return false;
     while (i < this.end && isSpace(text.charCodeAt(i))) i++;
     if (text.charCodeAt(i) === 0x28) return false;
-    const literalEnd = this.bareLiteralEnd(pos);
+    const literalEnd = scanBareLiteral(text, pos, this.end);
     if (literalEnd === pos) return false;
-    this.emit(T.BareLit, literalEnd);
-    this.state = State.AfterOperand;
+    this.lexBareLiteral('argument', literalEnd);
     return true;
   }
 
@@ -450,12 +481,17 @@ class Lexer {
 
   private lexValueRhs(): void {
     const { text, pos } = this;
+    const reading = this.reader?.('rhs', pos);
+    if (reading) {
+      this.emitReading(reading, State.AfterOperand);
+      return;
+    }
     const unit = text.charCodeAt(pos);
     if (unit === 0x22 || unit === 0x72 /* r: a raw string, or the reference's `expected " or #` */) {
       this.lexString(false);
       return;
     }
-    const literalEnd = this.bareLiteralEnd(pos);
+    const literalEnd = scanBareLiteral(text, pos, this.end);
     if (literalEnd > pos) {
       this.emit(T.BareLit, literalEnd);
       this.state = State.AfterOperand;
@@ -502,25 +538,40 @@ class Lexer {
       this.state = State.AfterOperand;
       return;
     }
+    const reading = this.reader?.('set-item', pos);
+    if (reading) {
+      if ('problem' in reading) this.failInSet(reading.problem);
+      else this.emitReading(reading, State.SetItem);
+      return;
+    }
     if (unit === 0x22 || unit === 0x72) {
       this.lexString(false, State.SetItem);
       return;
     }
-    const literalEnd = this.bareLiteralEnd(pos);
+    const literalEnd = scanBareLiteral(text, pos, this.end);
     if (literalEnd > pos) {
       this.emit(T.BareLit, literalEnd);
       return;
     }
     if (unit === 0x2c /* , */) {
-      this.fail(
-        'comma-in-set',
-        message('unrecognisedInput'),
-        pos,
-        hint('commaInSet', { set: commaInSetHint(text, pos) }),
-      );
+      this.failInSet({ code: 'unrecognised-input', message: message('unrecognisedInput'), start: pos });
       return;
     }
     this.invalid();
+  }
+
+  /**
+   * A set item that cannot be read. A comma between items is one mistake whatever the item's type says of
+   * it: one code and one hint. (A comma inside a string item is the string's problem.)
+   */
+  private failInSet(problem: LexProblem): void {
+    const { text } = this;
+    if (problem.code === 'invalid-string' || text.charCodeAt(problem.start) !== 0x2c /* , */) {
+      this.failWith(problem);
+      return;
+    }
+    const set = commaInSetHint(text, problem.start);
+    this.failWith({ ...problem, code: 'comma-in-set', hint: hint('commaInSet', { set }) });
   }
 
   private lexIndexValue(): void {
@@ -560,8 +611,32 @@ class Lexer {
 
   // ---- helpers ----
 
-  private bareLiteralEnd(pos: number): number {
-    return this.literalEnds?.get(pos) ?? scanBareLiteral(this.text, pos, this.end);
+  /** An unquoted literal the neutral scan found to end at `neutralEnd`, read by type when it can be. */
+  private lexBareLiteral(place: 'argument', neutralEnd: number): void {
+    const reading = this.reader?.(place, this.pos);
+    if (reading) {
+      this.emitReading(reading, State.AfterOperand);
+      return;
+    }
+    this.emit(T.BareLit, neutralEnd);
+    this.state = State.AfterOperand;
+  }
+
+  /** A literal read by type: a string token when it is written as one, else an unquoted literal. */
+  private emitReading(reading: LiteralReading, next: State): void {
+    if ('problem' in reading) {
+      this.failWith(reading.problem);
+      return;
+    }
+    const { text, pos } = this;
+    const unit = text.charCodeAt(pos);
+    const raw = unit === 0x72 /* r */;
+    if (unit === 0x22 || raw) {
+      this.emit(T.StringLit, reading.end, { value: reading.value as string, raw } satisfies StringPayload);
+    } else {
+      this.emit(T.BareLit, reading.end, reading.value);
+    }
+    this.state = next;
   }
 
   private lexString(regex: boolean, next: State = State.AfterOperand): void {

@@ -1,16 +1,17 @@
 import type { IRecognitionException, IToken } from 'chevrotain';
 import type { Expression } from './ast.js';
 import { type Diagnostic, type DiagnosticCode, type Hint, type Message, make, message } from './catalogue.js';
-import { HookStop, isCorrection, type ParseHooks } from './hooks.js';
-import { type InvalidPayload, type Token, tokenize } from './lexer.js';
+import { HookStop, type ParseHooks } from './hooks.js';
+import { ExpressionLexer, type InvalidPayload, type Token } from './lexer.js';
 import { CALL_CLOSE, ExpressionParser, SYNTAX_ERRORS, SyntaxFailure } from './parser.js';
 import { spanOf } from './position.js';
 import * as T from './tokens.js';
 
 export interface ParseOptions {
   /**
-   * Lets a type checker follow the parse (see ParseHooks). Without hooks the parser knows no types: text
-   * after a lone value is then reported as `expected ComparisonOp`, and literals are read neutrally.
+   * Lets a type checker follow the parse and read literals by type (see ParseHooks). Without hooks the
+   * parser knows no types: text after a lone value is then reported as `expected ComparisonOp`, and
+   * literals are read neutrally.
    */
   hooks?: ParseHooks;
 }
@@ -24,48 +25,26 @@ export interface ParseResult {
 
 let sharedParser: ExpressionParser | undefined;
 
-/** Parses a Rules-language expression. Never throws on any input (unless a hook throws). */
+/** Parses a Rules-language expression, in one pass. Never throws on any input (unless a hook throws). */
 export function parse(source: string, options: ParseOptions = {}): ParseResult {
-  let literalEnds: Map<number, number> | undefined;
-  for (;;) {
-    const attempt = parseOnce(source, options.hooks, literalEnds);
-    if (!('correction' in attempt)) return attempt;
-    // A hook read a literal differently from the neutral lexer: lex again with its extent. Each round
-    // fixes one more literal, so this ends.
-    literalEnds ??= new Map();
-    if (literalEnds.get(attempt.correction.start) === attempt.correction.end) {
-      throw new Error(`parse: literal end correction at ${attempt.correction.start} did not converge`);
-    }
-    literalEnds.set(attempt.correction.start, attempt.correction.end);
-  }
-}
-
-function parseOnce(
-  source: string,
-  hooks: ParseHooks | undefined,
-  literalEnds: Map<number, number> | undefined,
-): ParseResult | { correction: { start: number; end: number } } {
-  const lexed = tokenize(source, literalEnds);
   sharedParser ??= new ExpressionParser(); // built once: Chevrotain's grammar analysis is costly
   const parser = sharedParser;
-  parser.input = lexed.tokens;
-  parser.hooks = hooks;
+  // Without a literal hook the lexer need not wait for the parser: it lexes the whole text in one go.
+  const lexer = new ExpressionLexer(source, options.hooks?.literal ? parser.readLiteral : undefined);
+  parser.start(lexer, options.hooks);
   let ast: Expression | undefined;
   try {
     ast = parser.filter();
   } catch (error) {
-    if (error instanceof HookStop) {
-      if (isCorrection(error.verdict)) return { correction: error.verdict };
-      return { diagnostics: [error.verdict] };
-    }
+    if (error instanceof HookStop) return { diagnostics: [error.verdict] };
     if (!(error instanceof SyntaxFailure)) throw error;
     const found = { code: error.code, message: error.text, hint: error.hint };
-    return { diagnostics: [diagnose(source, lexed.end, error.token, found)] };
+    return { diagnostics: [diagnose(source, lexer.end, error.token, found)] };
   } finally {
     parser.hooks = undefined;
   }
   const [error] = parser.errors;
-  if (error) return { diagnostics: [fromRecognitionError(source, lexed.end, error, lexed.tokens)] };
+  if (error) return { diagnostics: [fromRecognitionError(source, lexer.end, error, lexer.tokens)] };
   return { ast, diagnostics: [] };
 }
 

@@ -1,5 +1,7 @@
 import {
+  createTokenInstance,
   EmbeddedActionsParser,
+  EOF,
   type ILookaheadStrategy,
   type IOrAlt,
   type IToken,
@@ -23,7 +25,14 @@ import type {
 } from './ast.js';
 import { type DiagnosticCode, type Hint, hint, type Message, message } from './catalogue.js';
 import { HookStop, type HookVerdict, type ParseHooks } from './hooks.js';
-import type { InvalidPayload, RegexPayload, StringPayload, Token } from './lexer.js';
+import type {
+  ExpressionLexer,
+  InvalidPayload,
+  LiteralReader,
+  RegexPayload,
+  StringPayload,
+  Token,
+} from './lexer.js';
 import * as T from './tokens.js';
 
 /**
@@ -95,8 +104,22 @@ function regexNode(token: IToken): RegexLiteral {
 }
 
 function bareNode(token: IToken): BareLiteral {
-  return { kind: 'bare', text: token.image, span: tokenSpan(token) };
+  const node: BareLiteral = { kind: 'bare', text: token.image, span: tokenSpan(token) };
+  if (token.payload !== undefined) node.value = token.payload;
+  return node;
 }
+
+/** What LA answers past the last token, as Chevrotain's own end of input does (no offset). */
+const END_OF_INPUT = createTokenInstance(
+  EOF,
+  '',
+  Number.NaN,
+  Number.NaN,
+  Number.NaN,
+  Number.NaN,
+  Number.NaN,
+  Number.NaN,
+);
 
 /** Binary operators from loosest to tightest. */
 const precedence: LogicalOperator[] = ['or', 'xor', 'and'];
@@ -172,6 +195,65 @@ export class ExpressionParser extends EmbeddedActionsParser {
   /** Set by parse() for the duration of one parse. */
   hooks: ParseHooks | undefined;
 
+  /** Chevrotain's index of the last consumed token (not in its typings). */
+  declare private currIdx: number;
+  /** Where the tokens come from, one at a time (see LA); set by `start`. */
+  private lexer: ExpressionLexer | undefined;
+  private tokens: Token[] = [];
+
+  /** Prepares a parse of the text the lexer reads; the lexer reads literals through `readLiteral`. */
+  start(lexer: ExpressionLexer, hooks: ParseHooks | undefined): void {
+    this.input = lexer.tokens; // resets Chevrotain's state
+    this.lexer = lexer;
+    this.tokens = lexer.tokens;
+    this.hooks = hooks;
+    this.rhsOpen = false;
+  }
+
+  /**
+   * The next tokens, lexed when first looked at: the lexer reaches a right-hand side only once the parser
+   * has taken its operator (every decision before it looks one token ahead), and `readLiteral` then knows
+   * what the literal is compared with.
+   */
+  protected override LA(howMuch: number): IToken {
+    const index = this.currIdx + howMuch;
+    if (index < 0) return END_OF_INPUT;
+    return index < this.tokens.length ? (this.tokens[index] as Token) : this.lexUpTo(index);
+  }
+
+  protected override LA_FAST(howMuch: number): IToken {
+    const index = this.currIdx + howMuch;
+    return index < this.tokens.length ? (this.tokens[index] as Token) : this.lexUpTo(index);
+  }
+
+  private lexUpTo(index: number): IToken {
+    const tokens = this.tokens;
+    while (index >= tokens.length) if (!this.lexer?.step()) return END_OF_INPUT;
+    return tokens[index] as Token;
+  }
+
+  /** Chevrotain pads the token vector for LA_FAST here; LA lexes on demand instead. */
+  onBeforeParse(): void {}
+
+  /** The comparison being parsed: its left side, its operator, and whether its right side is being read. */
+  private lhs: ValueExpression | undefined;
+  private op: ComparisonOperator = 'eq';
+  private opToken: IToken = END_OF_INPUT;
+  private rhsOpen = false;
+
+  /** Answers the lexer: a literal is read by the type of what it is compared with (ParseHooks.literal). */
+  readonly readLiteral: LiteralReader = (place, start) => {
+    const hooks = this.hooks;
+    if (!hooks?.literal) return undefined;
+    if (place === 'argument') return hooks.literal({ kind: 'argument' }, start);
+    if (!this.rhsOpen) throw new Error('parser: a right-hand side was lexed before its operator was parsed');
+    const lhs = this.lhs as ValueExpression;
+    return hooks.literal(
+      place === 'rhs' ? { kind: 'rhs', lhs, op: this.op } : { kind: 'set-item', lhs },
+      start,
+    );
+  };
+
   constructor(validate = false) {
     super(T.allTokens, {
       recoveryEnabled: false,
@@ -223,15 +305,14 @@ export class ExpressionParser extends EmbeddedActionsParser {
   /** An operator and its right-hand side after `lhs`; the comparison node is built here for the hooks. */
   operatorAndOperand = this.RULE('operatorAndOperand', (lhs: ValueExpression): ComparisonExpression => {
     this.lhs = lhs;
-    const { op, rhs } = this.OR(this.operatorAlternatives);
+    const rhs = this.OR(this.operatorAlternatives);
+    this.rhsOpen = false;
     if (this.RECORDING_PHASE) return placeholder;
-    const comparison = comparisonNode(lhs, op, rhs);
-    this.heed(this.hooks?.comparison?.(comparison));
+    // A right-hand side holds no comparison: `op` and `opToken` are still this comparison's.
+    const comparison = comparisonNode(lhs, this.op, rhs);
+    if (this.hooks?.comparison) this.heed(this.hooks.comparison(comparison, tokenSpan(this.opToken)));
     return comparison;
   });
-
-  /** The left side of the comparison being parsed, for the operator hook. */
-  private lhs: ValueExpression | undefined;
 
   value = this.RULE('value', (): ValueExpression => {
     const name = this.CONSUME(T.Identifier);
@@ -340,38 +421,43 @@ export class ExpressionParser extends EmbeddedActionsParser {
     ERR_MSG: 'brace',
   };
 
-  private readonly operatorAlternatives: IOrAlt<OperatorAndOperand>[] = [
+  private readonly operatorAlternatives: IOrAlt<RightHandSide>[] = [
     {
       ALT: () => {
-        const op = this.operator(this.CONSUME(T.ValueOp));
-        return { op, rhs: this.OR1(this.valueRhsAlternatives) };
+        this.operator(this.CONSUME(T.ValueOp));
+        return this.OR1(this.valueRhsAlternatives);
       },
     },
     {
       ALT: () => {
-        const op = this.operator(this.CONSUME(T.PatternOp));
-        return { op, rhs: this.OR2(this.patternRhsAlternatives) };
+        this.operator(this.CONSUME(T.PatternOp));
+        return this.OR2(this.patternRhsAlternatives);
       },
     },
     {
       ALT: () => {
-        const op = this.operator(this.CONSUME(T.In));
-        return { op, rhs: this.OR3(this.inRhsAlternatives) };
+        this.operator(this.CONSUME(T.In));
+        return this.OR3(this.inRhsAlternatives);
       },
     },
   ];
 
   /** Reads an operator token and lets the hooks see it before its right-hand side is parsed. */
-  private operator(token: IToken): ComparisonOperator {
-    const op = token.payload as ComparisonOperator;
-    if (!this.RECORDING_PHASE && this.hooks?.operator && this.lhs)
-      this.heed(this.hooks.operator(this.lhs, op, tokenSpan(token), (token as Token).end));
-    return op;
+  private operator(token: IToken): void {
+    if (this.RECORDING_PHASE) return;
+    this.op = token.payload as ComparisonOperator;
+    this.opToken = token;
+    if (this.hooks?.operator)
+      this.heed(this.hooks.operator(this.lhs as ValueExpression, this.op, tokenSpan(token)));
+    this.rhsOpen = true;
   }
 
   /** Stops the parse when a hook says so. */
   private heed(verdict: HookVerdict): void {
-    if (verdict) throw new HookStop(verdict);
+    if (!verdict) return;
+    // Chevrotain still looks for leftover text once a rule has thrown: there is none to read.
+    this.lexer = undefined;
+    throw new HookStop(verdict);
   }
 
   private readonly indexAlternatives: OrMethodOpts<IndexSelector> = {
@@ -457,6 +543,7 @@ export class ExpressionParser extends EmbeddedActionsParser {
     if (next.tokenType !== T.Invalid) return;
     const payload = next.payload as InvalidPayload;
     if (payload.problem || !payload.afterValue || this.hooks?.isBoolValue?.(value) === true) return;
+    this.lexer = undefined; // as in heed
     throw new SyntaxFailure(
       'expected-operator',
       message('expectedOperator'),
@@ -464,11 +551,6 @@ export class ExpressionParser extends EmbeddedActionsParser {
       hint('comparisonOperators'),
     );
   }
-}
-
-interface OperatorAndOperand {
-  op: ComparisonOperator;
-  rhs: RightHandSide;
 }
 
 function comparisonNode(
