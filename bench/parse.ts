@@ -4,15 +4,18 @@
  * run of the same expressions is the baseline measured in the same run, so the parser's own share shows.
  * `validate` (parse + type check: literals read by type, regexes compiled by RE2) is what corresponds to
  * the reference engine's parse, which type-checks and compiles regexes as it parses.
- * Usage: npm run bench:parse [-- --write]   (--write updates bench/RESULTS.md)
+ * `--against REV` adds the same run's before/after: parse and validate of this code against the code at git
+ * revision REV, in alternating windows.
+ * Usage: npm run bench:parse [-- --write] [-- --against REV]   (--write updates bench/RESULTS.md)
  */
 import { readFileSync } from 'node:fs';
 import { validate } from '../src/check/validate.js';
 import { tokenize } from '../src/lang/lexer.js';
 import { parse } from '../src/lang/parse.js';
 import { machineDescription } from './machine.js';
-import { measure } from './measure.js';
+import { measure, measurePair } from './measure.js';
 import { publish } from './results.js';
+import { againstRevision } from './revision.js';
 
 interface Workload {
   expressions: { id: string; expr: string }[];
@@ -45,7 +48,35 @@ const rows = workload.expressions.map(({ id, expr }) => {
   return { id, chars: expr.length, lexOnly, full, checked, reference, ratio: full.ns / reference };
 });
 
-const fmt = (ns: number) => (ns >= 10_000 ? `${(ns / 1000).toFixed(0)} µs` : `${ns.toFixed(0)} ns`);
+const against = await againstRevision();
+const comparison =
+  against &&
+  [
+    `Before and after, the same run: this code against \`${against.revision}\` (git revision), each pair of`,
+    "windows alternating between the two; a ratio is the median of the pairs' ratios (below 1: faster now).",
+    '',
+    '| expression | parse before | parse now | now / before | validate before | validate now | now / before |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...workload.expressions.map(({ id, expr }) => {
+      const options = { lints: false, maxLength: Number.POSITIVE_INFINITY } as const;
+      const old = against.library;
+      const parsed = measurePair(
+        () => parse(expr),
+        () => old.parse(expr),
+      );
+      const checked = measurePair(
+        () => validate(expr, options),
+        () => old.validate(expr, options),
+      );
+      const cells = (pair: typeof parsed) =>
+        `${fmt(pair.b.ns)} | ${fmt(pair.a.ns)} | ${pair.ratio.toFixed(2)}×`;
+      return `| ${id} | ${cells(parsed)} | ${cells(checked)} |`;
+    }),
+  ].join('\n');
+
+function fmt(ns: number): string {
+  return ns >= 10_000 ? `${(ns / 1000).toFixed(0)} µs` : `${ns.toFixed(0)} ns`;
+}
 const lines = [
   '| expression | chars | lex only | lex + parse | spread | reference | ratio | target ≤ 3× | validate | validate / reference |',
   '|---|---:|---:|---:|---:|---:|---:|:--:|---:|---:|',
@@ -68,5 +99,5 @@ which is what the reference engine's parse does; E5 is measured with the length 
 characters, far over Cloudflare's 4,096). E3's regex check is served from the checker's pattern cache
 here (512 patterns); checking a new pattern costs 0.2–0.8 ms, dominated by compiling it with RE2
 (re2-wasm), against the reference's 0.37 ms for the whole parse including regex compilation.`;
-const report = `## Parse (bench/parse.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}.\n\n${lines.join('\n')}\n\n${note}\n`;
+const report = `## Parse (bench/parse.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}.\n\n${lines.join('\n')}\n\n${note}\n${comparison ? `\n${comparison}\n` : ''}`;
 publish(report);
