@@ -9,9 +9,9 @@ import type {
 } from '../check/typed-ast.js';
 import { inputError, inputProblem, kindOf, type ValidateOptions, validate } from '../check/validate.js';
 import { walkTyped } from '../check/walk.js';
-import { parseWildcard, type WildcardPart } from '../check/wildcard.js';
 import type { Span } from '../lang/ast.js';
 import { type Diagnostic, diagnostic, hint, message } from '../lang/catalogue.js';
+import { parseWildcard, type WildcardPart } from '../lang/wildcard.js';
 import { type RegexEngine, re2RegexEngine } from '../regex/index.js';
 import type { IpRange } from '../scheme/ip.js';
 import type { Scheme } from '../scheme/scheme.js';
