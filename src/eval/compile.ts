@@ -1,3 +1,4 @@
+import { parameterAt } from '../check/arguments.js';
 import { closestName } from '../check/hints.js';
 import type {
   TypedArgument,
@@ -291,7 +292,7 @@ class Compiler implements ClosureTier {
     switch (node.kind) {
       case 'comparison': {
         const check = this.check(node);
-        if (node.lhs.kind === 'field' && node.lhs.name !== 'true') {
+        if (node.lhs.kind === 'field' && node.lhs.definition.constant === undefined) {
           // The most common shape, a field compared with a literal: read the slot directly.
           const slot = this.slot(node.lhs.name);
           return (ctx) => {
@@ -422,8 +423,9 @@ class Compiler implements ClosureTier {
   value(node: TypedValue): Read {
     switch (node.kind) {
       case 'field': {
-        // `true` ("match everything") is a constant, whatever the input holds.
-        if (node.name === 'true' && this.scheme.cloudflare) return () => true;
+        // A constant (`true`, "match everything") is its definition's value, whatever the input holds.
+        const { constant } = node.definition;
+        if (constant !== undefined) return () => constant;
         const slot = this.slot(node.name);
         return (ctx) => ctx.get(slot);
       }
@@ -492,9 +494,7 @@ class Compiler implements ClosureTier {
       };
     }
     const implementation = this.implementation(node);
-    const args = node.args.map((arg) => this.argument(arg));
-    if (node.name === 'bit_slice') args[0] = this.packetHeader(node.args[0]);
-    const reads = args as Read[];
+    const reads = node.args.map((_, i) => this.callArgument(node, i));
     if (reads.length === 1) {
       const [only] = reads as [Read];
       return (ctx) => implementation([only(ctx)]);
@@ -519,7 +519,7 @@ class Compiler implements ClosureTier {
   perElementCall(node: CallNode): (ctx: RequestContext, visit: (result: Value) => boolean) => boolean {
     const implementation = this.implementation(node);
     const all = this.elements(node.args[0] as TypedValue);
-    const rest = node.args.slice(1).map((arg) => this.argument(arg));
+    const rest = node.args.slice(1).map((_, i) => this.callArgument(node, i + 1));
     return (ctx, visit) => {
       // One argument array for every element: implementations read their arguments, never keep them.
       const call: (Value | undefined)[] = [undefined, ...rest.map((read) => read(ctx))];
@@ -532,15 +532,20 @@ class Compiler implements ClosureTier {
     };
   }
 
+  /** Argument `i` of a call, as its parameter says the implementation receives it. */
+  private callArgument(node: CallNode, i: number): Read {
+    const arg = node.args[i] as TypedArgument;
+    return parameterAt(node.definition, i)?.namesField ? this.namedField(arg) : this.argument(arg);
+  }
+
   /**
-   * bit_slice names its header (`"tcp"`); the bits come from the Network Firewall field of that name,
-   * which holds the header's bytes.
+   * The value of the field a literal names (bit_slice's `"tcp"`: the Network Firewall field of that name
+   * holds the header's bytes); missing when the scheme has no such field.
    */
-  private packetHeader(arg: TypedArgument | undefined): Read {
-    const name = arg?.kind === 'literal' ? String(arg.value) : '';
+  private namedField(arg: TypedArgument): Read {
+    const name = arg.kind === 'literal' ? String(arg.value) : '';
     if (!this.scheme.fields.has(name)) return () => undefined;
-    const slot = this.layout.slotOf(name);
-    this.usedSlots.add(slot);
+    const slot = this.slot(name);
     return (ctx) => ctx.get(slot);
   }
 

@@ -89,7 +89,8 @@ class Writer {
       case 'not':
         return `!${this.test(node.operand)}`;
       case 'comparison':
-        if (node.lhs.kind === 'field' && node.lhs.name !== 'true') {
+        // A constant field (`true`) has no slot: its closure gives the value.
+        if (node.lhs.kind === 'field' && node.lhs.definition.constant === undefined) {
           const slot = this.tier.slot(node.lhs.name);
           // `a` is the field's value, or M when the request has none: every comparison is then false.
           return `(a = v[${slot}] ?? c.${CONTEXT_MEMBERS.derive}(${slot}), ${this.check(node)})`;

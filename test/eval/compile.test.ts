@@ -298,6 +298,15 @@ describe('edge cases found in review', () => {
     expect(evaluate('true', withFields({}))).toBe(true);
   });
 
+  it("reads a custom scheme's own field named `true`: only the catalogue's `true` is a constant", () => {
+    const scheme = defineScheme({ fields: { true: 'Bool' } });
+    expect(evaluate('true', new Map([['true', false]]), { scheme })).toBe(false);
+    const read = readSampleRequest({ fields: { true: false } }, scheme);
+    if (!read.ok) throw new Error(read.problems[0]?.message);
+    expect(evaluate('true', read.request, { scheme })).toBe(false);
+    expect(readSampleRequest({ fields: { true: false } }).ok).toBe(false);
+  });
+
   it('reports, rather than throws, a valid pattern that RE2 cannot run', () => {
     const compiled = compile('http.host matches "[a-z&&[^aeiou]]"');
     expect(compiled.ok).toBe(false);
