@@ -10,7 +10,6 @@ import type {
 } from '../check/typed-ast.js';
 import { inputError, inputProblem, kindOf, type ValidateOptions, validate } from '../check/validate.js';
 import { walkTyped } from '../check/walk.js';
-import type { Span } from '../lang/ast.js';
 import { type Diagnostic, diagnostic, hint, message } from '../lang/catalogue.js';
 import { parseWildcard, type WildcardPart } from '../lang/wildcard.js';
 import { type RegexEngine, re2RegexEngine } from '../regex/index.js';
@@ -28,8 +27,9 @@ import {
 } from './context.js';
 import { functionRuntimes } from './functions.js';
 import { type ClosureTier, generateTest } from './generate.js';
-import { ListError, type ListItems, listMatcher } from './lists.js';
+import { type ListItems, listMatcher } from './lists.js';
 import { IpSet, intRangeSet } from './sets.js';
+import { markingRefusals, orUncompilable, preparing, Uncompilable } from './uncompilable.js';
 import { wildcardMatcher } from './wildcard.js';
 
 /**
@@ -134,28 +134,6 @@ function unknownList(
   return found;
 }
 
-/**
- * A valid expression that cfrules cannot run: a pattern RE2 cannot express (Cloudflare's engine accepts
- * it; the validator warns with `regex-unsupported`).
- */
-class Uncompilable extends Error {
-  constructor(readonly diagnostic: Diagnostic) {
-    super(diagnostic.message);
-  }
-}
-
-/** Runs `build`, turning an engine's refusal into a diagnostic over `span`. */
-function orUncompilable<T>(span: Span, build: () => T): T {
-  try {
-    return build();
-  } catch (error) {
-    if (error instanceof ListError) throw error; // the caller's list items, not the expression
-    const text = message('cannotEvaluate', { reason: (error as Error).message });
-    // A warning from validate (Cloudflare accepts the pattern), but compile cannot give a filter for it.
-    throw new Uncompilable({ ...diagnostic('regex-unsupported', text, span), severity: 'error' });
-  }
-}
-
 type SampleRequest = Exclude<EvaluationInput, RequestContext | FieldValues>;
 
 /**
@@ -238,13 +216,17 @@ function perElementResults(node: TypedValue): CallNode | undefined {
 
 class Compiler implements ClosureTier {
   private readonly usedSlots = new Set<number>();
+  /** The regex engine as functions get it: its refusals are then told from the functions' own failures. */
+  private readonly functionRegexEngine: RegexEngine;
 
   constructor(
     private readonly layout: FieldLayout,
     private readonly listItems: Record<string, ListItems>,
     private readonly scheme: Scheme,
     private readonly regexEngine: RegexEngine,
-  ) {}
+  ) {
+    this.functionRegexEngine = markingRefusals(regexEngine);
+  }
 
   filter(ast: TypedExpression, expression: 'filter' | 'rewrite', generateCode: boolean): Filter {
     const layout = this.layout;
@@ -507,8 +489,8 @@ class Compiler implements ClosureTier {
     if (!runtime) throw new Error(`compile: no implementation of function ${node.name}`);
     const literals = node.args.map((arg) => (arg.kind === 'literal' ? literalValue(arg) : undefined));
     const returnType = node.perElement ? (elementType(node.type) as Type) : node.type;
-    return orUncompilable(node.span, () =>
-      runtime.prepare(literals, { returnType, regexEngine: this.regexEngine }),
+    return preparing(node.name, node.span, () =>
+      runtime.prepare(literals, { returnType, regexEngine: this.functionRegexEngine }),
     );
   }
 
