@@ -1,7 +1,6 @@
 import type { Span } from '../lang/ast.js';
 import { type Diagnostic, diagnostic, message } from '../lang/catalogue.js';
 import type { CompiledRegex, RegexEngine } from '../regex/index.js';
-import { ListError } from './lists.js';
 
 /**
  * A valid expression that cfrules cannot run, as the diagnostic `compile` returns for it: a pattern the
@@ -20,7 +19,6 @@ export function orUncompilable<T>(span: Span, build: () => T): T {
   try {
     return build();
   } catch (error) {
-    if (error instanceof ListError) throw error; // the caller's list items, not the expression
     throw regexUnsupported(error, span);
   }
 }
