@@ -15,6 +15,7 @@ const layers = {
   profile: '`validate` (plans and phases)',
   lint: '`validate` (lint)',
   input: '`validate` (input)',
+  compile: '`compile`',
 } as const;
 
 /** Markdown code span that survives backticks and pipes in the text. */

@@ -1,9 +1,9 @@
 import { type Message, message } from '../lang/catalogue.js';
+import { parseWildcard } from '../lang/wildcard.js';
 import { checkRegex } from '../regex/index.js';
 import type { FunctionDefinition, Parameter, ParameterType } from '../scheme/functions.js';
 import { elementType, sameType, type Type, typeName } from '../scheme/types.js';
 import type { TypedArgument } from './typed-ast.js';
-import { parseWildcard } from './wildcard.js';
 
 /** What function arguments may be: the parameter for a position, accepted types and their wording. */
 

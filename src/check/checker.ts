@@ -25,6 +25,7 @@ import type { HookVerdict, LiteralPlace, LiteralReading, ParseHooks } from '../l
 import { isSpace, type LexProblem, trimmedRange } from '../lang/lexer.js';
 import type { ScanProblem, ScanResult } from '../lang/literals.js';
 import { PositionTracker } from '../lang/position.js';
+import { parseWildcard } from '../lang/wildcard.js';
 import { checkRegex } from '../regex/index.js';
 import type { FunctionDefinition, LiteralValue, Parameter } from '../scheme/functions.js';
 import { formatIp, type IpAddress, type IpRange } from '../scheme/ip.js';
@@ -42,7 +43,6 @@ import type {
   TypedValue,
 } from './typed-ast.js';
 import { scanBytes, scanInt, scanIntSetItem, scanIpAddress, scanIpSetItem } from './typed-literals.js';
-import { parseWildcard } from './wildcard.js';
 
 export interface CheckerOptions {
   scheme: Scheme;

@@ -1,5 +1,6 @@
 import type { Span } from '../lang/ast.js';
 import { type Diagnostic, diagnostic, hint, message, type Report } from '../lang/catalogue.js';
+import { takesRegex } from '../scheme/functions.js';
 import { isFieldAvailableIn, type Phase, type Plan, planAtLeast, planNames } from '../scheme/profile.js';
 import type { TypedExpression } from './typed-ast.js';
 import { walkTyped } from './walk.js';
@@ -56,7 +57,7 @@ export function checkProfile(ast: TypedExpression, profile: Profile): Diagnostic
           report('replace-once', message('replaceOnce', { name, first: replaceCall }), nameSpan);
         replaceCall = name;
       }
-      if (name === 'regex_replace') regexes = countRegex(regexes, nameSpan, report);
+      if (takesRegex(fn)) regexes = countRegex(regexes, nameSpan, report);
       if (plan && fn.plan && !planAtLeast(plan, fn.plan)) {
         const requires = requirement(fn.plan, fn.requires);
         report('function-plan', message('functionPlan', { name, plan: planNames[plan], requires }), nameSpan);

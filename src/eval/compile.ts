@@ -1,3 +1,4 @@
+import { parameterAt } from '../check/arguments.js';
 import { closestName } from '../check/hints.js';
 import type {
   TypedArgument,
@@ -9,9 +10,8 @@ import type {
 } from '../check/typed-ast.js';
 import { inputError, inputProblem, kindOf, type ValidateOptions, validate } from '../check/validate.js';
 import { walkTyped } from '../check/walk.js';
-import { parseWildcard, type WildcardPart } from '../check/wildcard.js';
-import type { Span } from '../lang/ast.js';
 import { type Diagnostic, diagnostic, hint, message } from '../lang/catalogue.js';
+import { parseWildcard, type WildcardPart } from '../lang/wildcard.js';
 import { type RegexEngine, re2RegexEngine } from '../regex/index.js';
 import type { IpRange } from '../scheme/ip.js';
 import type { Scheme } from '../scheme/scheme.js';
@@ -27,8 +27,9 @@ import {
 } from './context.js';
 import { functionRuntimes } from './functions.js';
 import { type ClosureTier, generateTest } from './generate.js';
-import { ListError, type ListItems, listMatcher } from './lists.js';
+import { type ListItems, listMatcher } from './lists.js';
 import { IpSet, intRangeSet } from './sets.js';
+import { markingRefusals, orUncompilable, preparing, Uncompilable } from './uncompilable.js';
 import { wildcardMatcher } from './wildcard.js';
 
 /**
@@ -133,28 +134,6 @@ function unknownList(
   return found;
 }
 
-/**
- * A valid expression that cfrules cannot run: a pattern RE2 cannot express (Cloudflare's engine accepts
- * it; the validator warns with `regex-unsupported`).
- */
-class Uncompilable extends Error {
-  constructor(readonly diagnostic: Diagnostic) {
-    super(diagnostic.message);
-  }
-}
-
-/** Runs `build`, turning an engine's refusal into a diagnostic over `span`. */
-function orUncompilable<T>(span: Span, build: () => T): T {
-  try {
-    return build();
-  } catch (error) {
-    if (error instanceof ListError) throw error; // the caller's list items, not the expression
-    const text = message('cannotEvaluate', { reason: (error as Error).message });
-    // A warning from validate (Cloudflare accepts the pattern), but compile cannot give a filter for it.
-    throw new Uncompilable({ ...diagnostic('regex-unsupported', text, span), severity: 'error' });
-  }
-}
-
 type SampleRequest = Exclude<EvaluationInput, RequestContext | FieldValues>;
 
 /**
@@ -237,13 +216,17 @@ function perElementResults(node: TypedValue): CallNode | undefined {
 
 class Compiler implements ClosureTier {
   private readonly usedSlots = new Set<number>();
+  /** The regex engine as functions get it: its refusals are then told from the functions' own failures. */
+  private readonly functionRegexEngine: RegexEngine;
 
   constructor(
     private readonly layout: FieldLayout,
     private readonly listItems: Record<string, ListItems>,
     private readonly scheme: Scheme,
     private readonly regexEngine: RegexEngine,
-  ) {}
+  ) {
+    this.functionRegexEngine = markingRefusals(regexEngine);
+  }
 
   filter(ast: TypedExpression, expression: 'filter' | 'rewrite', generateCode: boolean): Filter {
     const layout = this.layout;
@@ -291,7 +274,7 @@ class Compiler implements ClosureTier {
     switch (node.kind) {
       case 'comparison': {
         const check = this.check(node);
-        if (node.lhs.kind === 'field' && node.lhs.name !== 'true') {
+        if (node.lhs.kind === 'field' && node.lhs.definition.constant === undefined) {
           // The most common shape, a field compared with a literal: read the slot directly.
           const slot = this.slot(node.lhs.name);
           return (ctx) => {
@@ -422,8 +405,9 @@ class Compiler implements ClosureTier {
   value(node: TypedValue): Read {
     switch (node.kind) {
       case 'field': {
-        // `true` ("match everything") is a constant, whatever the input holds.
-        if (node.name === 'true' && this.scheme.cloudflare) return () => true;
+        // A constant (`true`, "match everything") is its definition's value, whatever the input holds.
+        const { constant } = node.definition;
+        if (constant !== undefined) return () => constant;
         const slot = this.slot(node.name);
         return (ctx) => ctx.get(slot);
       }
@@ -492,9 +476,7 @@ class Compiler implements ClosureTier {
       };
     }
     const implementation = this.implementation(node);
-    const args = node.args.map((arg) => this.argument(arg));
-    if (node.name === 'bit_slice') args[0] = this.packetHeader(node.args[0]);
-    const reads = args as Read[];
+    const reads = node.args.map((_, i) => this.callArgument(node, i));
     if (reads.length === 1) {
       const [only] = reads as [Read];
       return (ctx) => implementation([only(ctx)]);
@@ -507,8 +489,8 @@ class Compiler implements ClosureTier {
     if (!runtime) throw new Error(`compile: no implementation of function ${node.name}`);
     const literals = node.args.map((arg) => (arg.kind === 'literal' ? literalValue(arg) : undefined));
     const returnType = node.perElement ? (elementType(node.type) as Type) : node.type;
-    return orUncompilable(node.span, () =>
-      runtime.prepare(literals, { returnType, regexEngine: this.regexEngine }),
+    return preparing(node.name, node.span, () =>
+      runtime.prepare(literals, { returnType, regexEngine: this.functionRegexEngine }),
     );
   }
 
@@ -519,7 +501,7 @@ class Compiler implements ClosureTier {
   perElementCall(node: CallNode): (ctx: RequestContext, visit: (result: Value) => boolean) => boolean {
     const implementation = this.implementation(node);
     const all = this.elements(node.args[0] as TypedValue);
-    const rest = node.args.slice(1).map((arg) => this.argument(arg));
+    const rest = node.args.slice(1).map((_, i) => this.callArgument(node, i + 1));
     return (ctx, visit) => {
       // One argument array for every element: implementations read their arguments, never keep them.
       const call: (Value | undefined)[] = [undefined, ...rest.map((read) => read(ctx))];
@@ -532,15 +514,20 @@ class Compiler implements ClosureTier {
     };
   }
 
+  /** Argument `i` of a call, as its parameter says the implementation receives it. */
+  private callArgument(node: CallNode, i: number): Read {
+    const arg = node.args[i] as TypedArgument;
+    return parameterAt(node.definition, i)?.namesField ? this.namedField(arg) : this.argument(arg);
+  }
+
   /**
-   * bit_slice names its header (`"tcp"`); the bits come from the Network Firewall field of that name,
-   * which holds the header's bytes.
+   * The value of the field a literal names (bit_slice's `"tcp"`: the Network Firewall field of that name
+   * holds the header's bytes); missing when the scheme has no such field.
    */
-  private packetHeader(arg: TypedArgument | undefined): Read {
-    const name = arg?.kind === 'literal' ? String(arg.value) : '';
+  private namedField(arg: TypedArgument): Read {
+    const name = arg.kind === 'literal' ? String(arg.value) : '';
     if (!this.scheme.fields.has(name)) return () => undefined;
-    const slot = this.layout.slotOf(name);
-    this.usedSlots.add(slot);
+    const slot = this.slot(name);
     return (ctx) => ctx.get(slot);
   }
 

@@ -75,6 +75,17 @@ export class RequestContext {
   }
 }
 
+/**
+ * The members of RequestContext that generated code (./generate.ts) reaches by name inside its source text,
+ * where the compiler cannot see them. Each is checked against the class here, so that renaming one is a
+ * type error rather than filters that fail at run time; the generated code stays plain property accesses.
+ */
+export const CONTEXT_MEMBERS = {
+  layout: 'layout',
+  values: 'values',
+  derive: 'derive',
+} as const satisfies { [K in keyof RequestContext]?: K };
+
 const layouts = new WeakMap<Scheme, FieldLayout>();
 
 /** The layout shared by every filter of a scheme, so that their contexts are interchangeable. */

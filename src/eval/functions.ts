@@ -20,7 +20,8 @@ import { stringRuntimes } from './functions/strings.js';
  *   `prepare` did not get them, so the answers do not depend on whether the caller supplies literals.
  * - `[*]` (a call per element) is the compiler's business: it calls the implementation once per element.
  * - `bit_slice` expects, as argument #0, the bytes of the header its protocol literal names (see
- *   functions/network.ts); `concat` would like the call's return type (in the optional context), to give
+ *   functions/network.ts): its signature marks the parameter `namesField`, and the compiler passes that
+ *   field's value; `concat` would like the call's return type (in the optional context), to give
  *   an empty array when every argument of an Array concat is missing; `regex_replace` compiles its pattern
  *   with the context's regex engine.
  */

@@ -1,7 +1,7 @@
 import type { TypedComparison, TypedExpression } from '../check/typed-ast.js';
 import type { IpRange } from '../scheme/ip.js';
 import type { IpAddress, Value } from '../scheme/values.js';
-import { MISSING, type RequestContext } from './context.js';
+import { CONTEXT_MEMBERS, MISSING, type RequestContext } from './context.js';
 import { IpSet, intRangeSet } from './sets.js';
 
 /**
@@ -60,10 +60,11 @@ export function generateTest(
   if (!codeGenerationAllowed()) return undefined;
   const writer = new Writer(tier);
   const expression = writer.test(node);
+  const { layout: layoutMember, values } = CONTEXT_MEMBERS;
   const body = `"use strict";
 return function match(c) {
-  if (c?.layout !== layout) return slow(c);
-  const v = c.values;
+  if (c?.${layoutMember} !== layout) return slow(c);
+  const v = c.${values};
   let a, b;
   return ${expression};
 };`;
@@ -88,10 +89,11 @@ class Writer {
       case 'not':
         return `!${this.test(node.operand)}`;
       case 'comparison':
-        if (node.lhs.kind === 'field' && node.lhs.name !== 'true') {
+        // A constant field (`true`) has no slot: its closure gives the value.
+        if (node.lhs.kind === 'field' && node.lhs.definition.constant === undefined) {
           const slot = this.tier.slot(node.lhs.name);
           // `a` is the field's value, or M when the request has none: every comparison is then false.
-          return `(a = v[${slot}] ?? c.derive(${slot}), ${this.check(node)})`;
+          return `(a = v[${slot}] ?? c.${CONTEXT_MEMBERS.derive}(${slot}), ${this.check(node)})`;
         }
         return this.closure(node);
       default:

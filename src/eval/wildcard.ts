@@ -1,4 +1,4 @@
-import type { WildcardPart } from '../check/wildcard.js';
+import type { WildcardPart } from '../lang/wildcard.js';
 import { linearTimeSource } from '../regex/index.js';
 import { asciiLower } from '../scheme/values.js';
 

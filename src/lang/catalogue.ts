@@ -20,8 +20,11 @@ export { HINTS, type HintId, MESSAGES, type MessageId, templateText } from './me
 
 export type Severity = 'error' | 'warning' | 'info';
 
-/** Who reports a code: the syntax layer, the type checker, the product rules, the lints, or the API. */
-export type Layer = 'parser' | 'checker' | 'profile' | 'lint' | 'input';
+/**
+ * Who reports a code: the syntax layer, the type checker, the product rules, the lints, the API, or the
+ * compiler (for a valid expression it cannot run).
+ */
+export type Layer = 'parser' | 'checker' | 'profile' | 'lint' | 'input' | 'compile';
 
 interface CodeEntry {
   severity: Severity;
@@ -138,6 +141,12 @@ export const CODES = {
     messages: ['patternError', 'cannotEvaluate'],
     hints: ['regexUnsupported'],
     note: 'an error from `compile`, which cannot run the filter',
+  },
+  'call-unsupported': {
+    severity: 'error',
+    layer: 'compile',
+    messages: ['cannotEvaluateCall'],
+    note: "a function's implementation refused its literal arguments, which its signature let through",
   },
   'invalid-wildcard': {
     severity: 'error',

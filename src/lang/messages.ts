@@ -83,6 +83,9 @@ export const MESSAGES = {
   tooLong: (p: { length: number; limit: number }) =>
     `expression is too long: ${p.length} characters, the limit is ${p.limit}`,
   cannotEvaluate: (p: { reason: string }) => `cfrules cannot evaluate this: ${p.reason}`,
+  // ---- compile ----
+  cannotEvaluateCall: (p: { name: string; reason: string }) =>
+    `cfrules cannot evaluate this call of ${p.name}: ${p.reason}`,
   // ---- plans and phases ----
   fieldRewriteOnly: (p: { name: string }) => `field ${p.name} can only be used in rewrite expressions`,
   functionRewriteOnly: (p: { name: string }) => `function ${p.name} can only be used in rewrite expressions`,

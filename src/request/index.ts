@@ -66,8 +66,10 @@ const PARTNERS = new Map<string, string>([
 ]);
 
 function makeDeriver(field: string): FieldDeriver {
-  // `true` is the scheme's "match everything" pseudo-field.
-  if (field === 'true') return () => true;
+  // A constant of the catalogue (`true`) is not derived from the request. A sample request of Cloudflare's
+  // scheme cannot set it (read.ts); one of a custom scheme that declares an ordinary field of that name can.
+  const constant = cloudflareScheme.fields.get(field)?.constant;
+  if (constant !== undefined) return (request) => request.fields.get(field) ?? constant;
   const partner = PARTNERS.get(field);
   const canonical = ALIASES.get(field) ?? field;
   const derive = DERIVATIONS.get(canonical);

@@ -85,8 +85,9 @@ function readFields(json: unknown, scheme: Scheme, problems: Problems): Map<stri
   }
   for (const [name, raw] of entriesOf(json)) {
     const path = keyPath('fields', name);
-    const definition = name === 'true' ? undefined : scheme.fields.get(name);
-    if (!definition) {
+    const definition = scheme.fields.get(name);
+    // A constant (`true`) is the same for every request: nothing to set.
+    if (!definition || definition.constant !== undefined) {
       problems.add(path, unknownKeyMessage('field', name, scheme.fields.keys()));
       continue;
     }

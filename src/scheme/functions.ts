@@ -27,8 +27,16 @@ export interface Parameter {
   checkValue?: (value: LiteralValue) => string | undefined;
   /** For field arguments: the only fields accepted (remove_query_args works on the query only). */
   fields?: readonly string[];
-  /** A literal that is a pattern, checked like the right side of `matches` or `wildcard`. */
+  /**
+   * A literal that is a pattern, checked like the right side of `matches` or `wildcard`. A regex pattern
+   * counts toward a rule's limit of regular expressions, as `matches` does.
+   */
   pattern?: 'regex' | 'wildcard';
+  /**
+   * A literal that names a field of the scheme: the implementation gets that field's value, not the name
+   * (bit_slice's protocol names the Network Firewall field that holds the header's bytes).
+   */
+  namesField?: boolean;
 }
 
 export interface FunctionDefinition {
@@ -312,11 +320,14 @@ const definitions: FunctionDefinition[] = [
   {
     name: 'bit_slice',
     params: [
-      bytes('protocol', 'literal', (value) =>
-        typeof value === 'string' && PACKET_HEADERS.includes(value)
-          ? undefined
-          : `the protocol must be one of ${PACKET_HEADERS.join(', ')}`,
-      ),
+      {
+        ...bytes('protocol', 'literal', (value) =>
+          typeof value === 'string' && PACKET_HEADERS.includes(value)
+            ? undefined
+            : `the protocol must be one of ${PACKET_HEADERS.join(', ')}`,
+        ),
+        namesField: true,
+      },
       int('start', 'literal', intBetween(0, 2040, 'the start offset')),
       int('end', 'literal', intBetween(0, 2040, 'the end offset')),
     ],
@@ -343,3 +354,10 @@ const definitions: FunctionDefinition[] = [
 export const cloudflareFunctions: ReadonlyMap<string, FunctionDefinition> = new Map(
   definitions.map((definition) => [definition.name, definition]),
 );
+
+/** Whether a call counts toward a rule's regular expressions: one of its parameters is a regex pattern. */
+export function takesRegex(definition: FunctionDefinition): boolean {
+  const declared = [...definition.params, ...(definition.optional ?? [])];
+  if (definition.variadic) declared.push(definition.variadic);
+  return declared.some((parameter) => parameter.pattern === 'regex');
+}

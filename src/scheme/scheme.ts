@@ -2,6 +2,7 @@ import catalogue from './fields.json' with { type: 'json' };
 import { cloudflareFunctions, type FunctionDefinition } from './functions.js';
 import type { Availability, Plan } from './profile.js';
 import { parseType, type Type } from './types.js';
+import type { Value } from './values.js';
 
 /** A field of the catalogue (src/scheme/fields.json). */
 export interface FieldDefinition {
@@ -22,6 +23,11 @@ export interface FieldDefinition {
   domain?: { min?: number; max?: number; values?: readonly string[]; case?: 'upper' | 'lower' };
   /** Cloudflare has not published this field's type; ours is the best evidence. */
   typeUnverified?: boolean;
+  /**
+   * A constant, not something of the request: the field always has this value, the evaluator never reads
+   * it from the input, and a sample request may not set it (`true`, "match everything").
+   */
+  constant?: Value;
   description?: string;
 }
 
@@ -65,10 +71,11 @@ function loadCatalogue(entries: CatalogueEntry[]): Map<string, FieldDefinition> 
     fields.set(entry.name, { ...entry, type });
   }
   // Cloudflare accepts the expression `true` ("match everything", e.g. for execute rules). It behaves as a
-  // Bool field that is always true.
+  // Bool field that is always true: a constant, which the layers above read from this definition.
   fields.set('true', {
     name: 'true',
     type: 'Bool',
+    constant: true,
     description: 'Always true: a rule that matches everything.',
   });
   return fields;

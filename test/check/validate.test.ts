@@ -185,6 +185,16 @@ describe('validate: plans and phases', () => {
     expect(errorOf(rule(65))?.code).toBe('regex-limit');
   });
 
+  it('counts a function whose signature takes a regex (regex_replace) toward the 64, and no other', () => {
+    const matches = Array.from({ length: 64 }, (_, i) => `http.host matches "a${i}"`).join(' or ');
+    const rewrite = (call: string) =>
+      validate(`concat(${call}, to_string((${matches})))`, { expression: 'rewrite' });
+    expect(rewrite('regex_replace(http.host, "^a", "b")').diagnostics.map((d) => d.code)).toEqual([
+      'regex-limit',
+    ]);
+    expect(rewrite('wildcard_replace(http.host, "a*", "b")').ok).toBe(true);
+  });
+
   it('keeps rewrite-only functions out of filters, and allows one replacement per expression', () => {
     expect(codes('regex_replace(http.request.uri.path, "^/a", "/b") eq "/b"')).toEqual(['rewrite-only']);
     expect(validate('regex_replace(http.request.uri.path, "^/a", "/b")', { expression: 'rewrite' }).ok).toBe(

@@ -290,12 +290,58 @@ describe('the regex engine', () => {
     expect(compiled.ok).toBe(false);
     expect(compiled.diagnostics.map((d) => d.code)).toContain('regex-unsupported');
   });
+
+  it("reports regex_replace's pattern that the engine refuses as regex-unsupported, over the call", () => {
+    const source = 'regex_replace(http.host, "(?u)\\\\w", "x")';
+    const compiled = compile(source, { expression: 'rewrite', regexEngine: javascriptRegexEngine });
+    expect(compiled.ok).toBe(false);
+    expect(compiled.diagnostics.map((d) => [d.severity, d.code, d.span.start, d.span.end])).toEqual([
+      ['error', 'regex-unsupported', 0, source.length],
+    ]);
+  });
+
+  it('reports a call its implementation cannot prepare as call-unsupported, not as a regex problem', () => {
+    // A wildcard_replace whose signature does not mark the pattern: the checker lets `\b` through, and the
+    // implementation refuses it when the filter is compiled. No regular expression is involved.
+    const bytes = (name: string, kind: 'field' | 'literal') => ({ name, kind, types: ['Bytes' as const] });
+    const scheme = defineScheme({
+      fields: { host: 'Bytes' },
+      functions: {
+        wildcard_replace: {
+          params: [bytes('source', 'field'), bytes('pattern', 'literal'), bytes('replacement', 'literal')],
+          returns: 'Bytes',
+          description: 'declared without its pattern check',
+        },
+      },
+    });
+    const call = 'wildcard_replace(host, "a\\\\b", "x")';
+    const compiled = compile(`${call} eq "x"`, { scheme });
+    expect(compiled.ok).toBe(false);
+    expect(compiled.diagnostics).toMatchObject([
+      {
+        severity: 'error',
+        code: 'call-unsupported',
+        message:
+          'cfrules cannot evaluate this call of wildcard_replace: wildcard_replace: invalid wildcard: wildcard syntax error at position 1: invalid escape sequence',
+        span: { start: 0, end: call.length },
+      },
+    ]);
+  });
 });
 
 describe('edge cases found in review', () => {
   it('matches `true` whatever the input', () => {
     expect(evaluate('true', new Map())).toBe(true);
     expect(evaluate('true', withFields({}))).toBe(true);
+  });
+
+  it("reads a custom scheme's own field named `true`: only the catalogue's `true` is a constant", () => {
+    const scheme = defineScheme({ fields: { true: 'Bool' } });
+    expect(evaluate('true', new Map([['true', false]]), { scheme })).toBe(false);
+    const read = readSampleRequest({ fields: { true: false } }, scheme);
+    if (!read.ok) throw new Error(read.problems[0]?.message);
+    expect(evaluate('true', read.request, { scheme })).toBe(false);
+    expect(readSampleRequest({ fields: { true: false } }).ok).toBe(false);
   });
 
   it('reports, rather than throws, a valid pattern that RE2 cannot run', () => {

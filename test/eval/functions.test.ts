@@ -2,10 +2,10 @@
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseWildcard, type WildcardPart } from '../../src/check/wildcard.js';
 import { wildcardCaptures } from '../../src/eval/functions/replace.js';
 import { type CallContext, functionRuntimes } from '../../src/eval/functions.js';
 import { matchWildcard } from '../../src/eval/wildcard.js';
+import { parseWildcard, type WildcardPart } from '../../src/lang/wildcard.js';
 import { javascriptRegexEngine, type RegexEngine, UnsupportedPattern } from '../../src/regex/index.js';
 import { cloudflareFunctions } from '../../src/scheme/functions.js';
 import { parseIpAddress } from '../../src/scheme/ip.js';

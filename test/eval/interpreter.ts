@@ -11,9 +11,9 @@ import type {
   TypedRhs,
   TypedValue,
 } from '../../src/check/typed-ast.js';
-import { parseWildcard } from '../../src/check/wildcard.js';
 import { functionRuntimes } from '../../src/eval/functions.js';
 import { matchWildcard } from '../../src/eval/wildcard.js';
+import { parseWildcard } from '../../src/lang/wildcard.js';
 import { re2RegexEngine } from '../../src/regex/index.js';
 import { elementType, type Type } from '../../src/scheme/types.js';
 import type { IpAddress, Value } from '../../src/scheme/values.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseWildcard, type WildcardPart } from '../../src/check/wildcard.js';
 import { matchWildcard } from '../../src/eval/wildcard.js';
+import { parseWildcard, type WildcardPart } from '../../src/lang/wildcard.js';
 
 /** Parses a pattern that must be valid. */
 function parts(pattern: string): WildcardPart[] {

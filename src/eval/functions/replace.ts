@@ -1,4 +1,4 @@
-import { parseWildcard, type WildcardPart } from '../../check/wildcard.js';
+import { parseWildcard, type WildcardPart } from '../../lang/wildcard.js';
 import { re2RegexEngine } from '../../regex/index.js';
 import { asciiLower } from '../../scheme/values.js';
 import { builtFrom, type FunctionRuntime, isBytes } from './runtime.js';

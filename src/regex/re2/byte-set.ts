@@ -1,10 +1,12 @@
 // Sets of bytes: what a byte-mode class (`[a-z]`, `\d`, `(?i)[^k]`) matches, computed exactly
 
+import { ASCII_CLASS_RANGES, type ByteRange, PERL_CLASS_NAMES } from '../syntax/ascii-classes.js';
+
 /** A set of the 256 byte values. */
 export class ByteSet {
   private readonly bits = new Uint32Array(8);
 
-  static of(...ranges: [number, number][]): ByteSet {
+  static of(...ranges: readonly ByteRange[]): ByteSet {
     const set = new ByteSet();
     for (const [start, end] of ranges) set.addRange(start, end);
     return set;
@@ -85,27 +87,14 @@ export class ByteSet {
   }
 }
 
-/** The POSIX classes `[[:name:]]`, ASCII in both modes (as regex-syntax defines them). */
-export const ASCII_CLASS_SETS: ReadonlyMap<string, ByteSet> = new Map([
-  ['alnum', ByteSet.of([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a])],
-  ['alpha', ByteSet.of([0x41, 0x5a], [0x61, 0x7a])],
-  ['ascii', ByteSet.of([0x00, 0x7f])],
-  ['blank', ByteSet.of([0x09, 0x09], [0x20, 0x20])],
-  ['cntrl', ByteSet.of([0x00, 0x1f], [0x7f, 0x7f])],
-  ['digit', ByteSet.of([0x30, 0x39])],
-  ['graph', ByteSet.of([0x21, 0x7e])],
-  ['lower', ByteSet.of([0x61, 0x7a])],
-  ['print', ByteSet.of([0x20, 0x7e])],
-  ['punct', ByteSet.of([0x21, 0x2f], [0x3a, 0x40], [0x5b, 0x60], [0x7b, 0x7e])],
-  ['space', ByteSet.of([0x09, 0x0d], [0x20, 0x20])],
-  ['upper', ByteSet.of([0x41, 0x5a])],
-  ['word', ByteSet.of([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a], [0x5f, 0x5f])],
-  ['xdigit', ByteSet.of([0x30, 0x39], [0x41, 0x46], [0x61, 0x66])],
-]);
+/** The POSIX classes `[[:name:]]` (../syntax/ascii-classes.ts) as byte sets. */
+export const ASCII_CLASS_SETS: ReadonlyMap<string, ByteSet> = new Map(
+  [...ASCII_CLASS_RANGES].map(([name, ranges]) => [name, ByteSet.of(...ranges)]),
+);
 
 /** Byte-mode `\d`, `\s` (`[\t\n\v\f\r ]`) and `\w`: ASCII only (bytes ≥ 0x80 are none of them). */
 export const PERL_BYTE_SETS: Readonly<Record<'d' | 's' | 'w', ByteSet>> = {
-  d: ASCII_CLASS_SETS.get('digit') as ByteSet,
-  s: ASCII_CLASS_SETS.get('space') as ByteSet,
-  w: ASCII_CLASS_SETS.get('word') as ByteSet,
+  d: ASCII_CLASS_SETS.get(PERL_CLASS_NAMES.d) as ByteSet,
+  s: ASCII_CLASS_SETS.get(PERL_CLASS_NAMES.s) as ByteSet,
+  w: ASCII_CLASS_SETS.get(PERL_CLASS_NAMES.w) as ByteSet,
 };

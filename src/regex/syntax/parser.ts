@@ -1,5 +1,6 @@
 // Parser: regex-syntax's grammar, error kinds and spans (octal off, `x` off unless enabled by a flag)
 
+import { ASCII_CLASS_RANGES } from './ascii-classes.js';
 import { advance, type Position, RegexSyntaxError, type Span, span } from './errors.js';
 import {
   type AsciiNode,
@@ -26,23 +27,6 @@ import {
 
 const META = new Set(Array.from('\\.+*?()|[]{}^$#&-~'));
 const FLAGS = new Set(Array.from('imsUuRx'));
-export const ASCII_CLASSES = new Map<string, number>([
-  // Class name → number of byte ranges (for the size estimate).
-  ['alnum', 3],
-  ['alpha', 2],
-  ['ascii', 1],
-  ['blank', 2],
-  ['cntrl', 2],
-  ['digit', 1],
-  ['graph', 1],
-  ['lower', 1],
-  ['print', 1],
-  ['punct', 4],
-  ['space', 2],
-  ['upper', 1],
-  ['word', 4],
-  ['xdigit', 3],
-]);
 const SPECIAL_ESCAPES = new Map<string, number>([
   ['a', 0x07],
   ['f', 0x0c],
@@ -743,7 +727,7 @@ export class Parser {
     while (this.char() !== ':' && this.bump()) {}
     if (this.eof()) return fail();
     const name = this.chars.slice(nameStart, this.pos.offset).join('');
-    if (!this.bumpIf(':]') || !ASCII_CLASSES.has(name)) return fail();
+    if (!this.bumpIf(':]') || !ASCII_CLASS_RANGES.has(name)) return fail();
     return { type: 'ascii', span: span(start, this.pos), name, negated };
   }
 }

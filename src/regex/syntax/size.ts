@@ -1,7 +1,7 @@
 // Translation checks and the compiled-size estimate (regex-automata's Thompson NFA builder)
 
+import { ASCII_CLASS_RANGES } from './ascii-classes.js';
 import { RegexSyntaxError } from './errors.js';
-import { ASCII_CLASSES } from './parser.js';
 import type { Ast, ClassSet, FlagItem, LiteralNode, RepetitionNode, UnicodeNode } from './syntax-tree.js';
 
 /** Builder bytes: a state is 32 bytes; a class range 8; a union branch 4. */
@@ -140,7 +140,7 @@ export class Translator {
           ? { ranges: 0, extra: UNICODE_RANGE }
           : { ranges: fold, extra: 0 };
       case 'ascii':
-        return { ranges: ASCII_CLASSES.get(node.name) ?? 1, extra: 0 };
+        return { ranges: ASCII_CLASS_RANGES.get(node.name)?.length ?? 1, extra: 0 };
       case 'perl':
         return this.flags.unicode ? { ranges: 0, extra: UNICODE_PERL[node.letter] } : { ranges: 4, extra: 0 };
       case 'unicode':

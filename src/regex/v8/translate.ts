@@ -21,6 +21,8 @@
  * value it took.
  */
 
+import { ASCII_CLASS_RANGES, type ByteRange, PERL_CLASS_NAMES } from '../syntax/ascii-classes.js';
+
 export class UnsupportedPattern extends Error {}
 
 interface Flags {
@@ -42,35 +44,23 @@ type ByteSet = boolean[];
 
 const emptySet = (): ByteSet => new Array<boolean>(256).fill(false);
 
-function setOfRanges(...ranges: [number, number][]): ByteSet {
+function setOfRanges(...ranges: readonly ByteRange[]): ByteSet {
   const set = emptySet();
   for (const [from, to] of ranges) for (let b = from; b <= to; b++) set[b] = true;
   return set;
 }
 
 const code = (c: string): number => c.charCodeAt(0);
-const DIGIT = setOfRanges([0x30, 0x39]);
-// Rust's ASCII `\s`: tab, line feed, vertical tab, form feed, carriage return, space.
-const SPACE = setOfRanges([0x09, 0x0d], [0x20, 0x20]);
-const WORD = setOfRanges([0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]);
+/** The POSIX classes `[[:name:]]` (../syntax/ascii-classes.ts) as byte sets. */
+const ASCII_CLASSES: ReadonlyMap<string, ByteSet> = new Map(
+  [...ASCII_CLASS_RANGES].map(([name, ranges]) => [name, setOfRanges(...ranges)]),
+);
 
-const PERL_CLASSES: Readonly<Record<string, ByteSet>> = { d: DIGIT, s: SPACE, w: WORD };
-
-const ASCII_CLASSES: Readonly<Record<string, ByteSet>> = {
-  alnum: setOfRanges([0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a]),
-  alpha: setOfRanges([0x41, 0x5a], [0x61, 0x7a]),
-  ascii: setOfRanges([0x00, 0x7f]),
-  blank: setOfRanges([0x09, 0x09], [0x20, 0x20]),
-  cntrl: setOfRanges([0x00, 0x1f], [0x7f, 0x7f]),
-  digit: DIGIT,
-  graph: setOfRanges([0x21, 0x7e]),
-  lower: setOfRanges([0x61, 0x7a]),
-  print: setOfRanges([0x20, 0x7e]),
-  punct: setOfRanges([0x21, 0x2f], [0x3a, 0x40], [0x5b, 0x60], [0x7b, 0x7e]),
-  space: SPACE,
-  upper: setOfRanges([0x41, 0x5a]),
-  word: WORD,
-  xdigit: setOfRanges([0x30, 0x39], [0x41, 0x46], [0x61, 0x66]),
+/** Byte-mode `\d \s \w`: ASCII only, as in Rust's byte mode. */
+const PERL_CLASSES: Readonly<Record<string, ByteSet>> = {
+  d: ASCII_CLASSES.get(PERL_CLASS_NAMES.d) as ByteSet,
+  s: ASCII_CLASSES.get(PERL_CLASS_NAMES.s) as ByteSet,
+  w: ASCII_CLASSES.get(PERL_CLASS_NAMES.w) as ByteSet,
 };
 
 const SPECIAL_ESCAPES: Readonly<Record<string, number>> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
@@ -374,7 +364,7 @@ class Translator {
         const ascii = /\[:(\^?)([a-z]+):\]/y;
         ascii.lastIndex = this.at;
         const match = ascii.exec(this.pattern);
-        const named = match ? ASCII_CLASSES[match[2] as string] : undefined;
+        const named = match ? ASCII_CLASSES.get(match[2] as string) : undefined;
         if (!match || !named) this.unsupported('a nested class');
         this.at += match[0].length;
         set = union(set, match[1] ? complement(named) : named);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWildcard, type WildcardPart } from '../../src/check/wildcard.js';
+import { parseWildcard, type WildcardPart } from '../../src/lang/wildcard.js';
 
 /** Parses a pattern that must be valid. */
 function parts(pattern: string): WildcardPart[] {

@@ -1,4 +1,4 @@
-import { type Message, message } from '../lang/catalogue.js';
+import { type Message, message } from './catalogue.js';
 
 /**
  * Patterns of `wildcard` and `strict wildcard`, as the reference engine reads them (the `wildcard` crate 0.3
@@ -17,7 +17,8 @@ import { type Message, message } from '../lang/catalogue.js';
  *   (the reference default is unlimited) and the unescaped stars exceed it.
  * - `wildcard contains a double star`, for two unescaped stars in a row (`\**` is fine).
  *
- * Matching a value against the parts is the evaluator's business (src/eval/wildcard.ts).
+ * The pattern syntax is part of the language, so it lives here, below both of its readers: the checker
+ * reports its errors, the evaluator matches values with its parts (src/eval/wildcard.ts, wildcard_replace).
  */
 
 /** A pattern as a sequence of literal byte runs (binary strings) and stars; no two stars are adjacent. */
