@@ -25,6 +25,7 @@ import { commaInSetHint } from '../lang/comma-in-set.js';
 import { HookStop, type HookVerdict, type ParseHooks } from '../lang/hooks.js';
 import { isSpace, trimmedRange } from '../lang/lexer.js';
 import type { ScanProblem, ScanResult } from '../lang/literals.js';
+import { comparisonOperator, comparisonOperatorNames, matchLogical } from '../lang/operators.js';
 import { PositionTracker } from '../lang/position.js';
 import { checkRegex } from '../regex/index.js';
 import type { FunctionDefinition, LiteralValue, Parameter } from '../scheme/functions.js';
@@ -59,21 +60,10 @@ const listFields: Partial<Record<ListKind, readonly string[]>> = {
   asn: ['ip.src.asnum'],
 };
 
-/** Operators each left-side type supports (engine-semantics §3). */
-const operatorTypes: Record<ComparisonOperator, readonly Type[]> = {
-  eq: ['Bytes', 'Int', 'Ip'],
-  ne: ['Bytes', 'Int', 'Ip'],
-  lt: ['Bytes', 'Int', 'Ip'],
-  le: ['Bytes', 'Int', 'Ip'],
-  gt: ['Bytes', 'Int', 'Ip'],
-  ge: ['Bytes', 'Int', 'Ip'],
-  contains: ['Bytes'],
-  matches: ['Bytes'],
-  wildcard: ['Bytes'],
-  'strict wildcard': ['Bytes'],
-  in: ['Bytes', 'Int', 'Ip'],
-  bitwise_and: ['Int'],
-};
+/** Operators each left-side type supports (engine-semantics §3), from the operator table. */
+const operatorTypes: Record<ComparisonOperator, readonly Type[]> = Object.fromEntries(
+  comparisonOperatorNames.map((op) => [op, comparisonOperator(op).types]),
+) as Record<ComparisonOperator, readonly Type[]>;
 
 /** A right-hand side as read by type, before it is matched with the parser's nodes. */
 type PendingRhs =
@@ -711,9 +701,9 @@ export class TypeChecker implements ParseHooks {
       while (i < inputEnd && isSpace(source.charCodeAt(i))) i++;
     };
     skipSpaces();
-    const operator = /^(and|or|xor|&&|\|\||\^\^)/.exec(source.slice(i, i + 3));
+    const operator = matchLogical(source, i);
     if (operator) {
-      i += (operator[0] as string).length;
+      i += operator.text.length;
       skipSpaces();
     }
     return i;

@@ -24,6 +24,7 @@ import type {
 import { type DiagnosticCode, type Hint, hint, type Message, message } from './catalogue.js';
 import { HookStop, type HookVerdict, type ParseHooks } from './hooks.js';
 import type { InvalidPayload, RegexPayload, StringPayload, Token } from './lexer.js';
+import { LOGICAL_OPERATORS } from './operators.js';
 import * as T from './tokens.js';
 
 /**
@@ -99,7 +100,7 @@ function bareNode(token: IToken): BareLiteral {
 }
 
 /** Binary operators from loosest to tightest. */
-const precedence: LogicalOperator[] = ['or', 'xor', 'and'];
+const precedence: readonly LogicalOperator[] = LOGICAL_OPERATORS.map(({ op }) => op);
 
 /** An operand of a logical operator, with the extent of its text (parentheses around it included). */
 interface Operand {
