@@ -85,8 +85,8 @@ export type ComparisonEntry = EntryBase &
 const ORDERED = ['Bytes', 'Int', 'Ip'] as const;
 
 /**
- * The comparison operators, by word. Order matters twice: it is the order of the token labels, the ebnf
- * and the property tests' choices; spellings are matched longest first, whatever their order here.
+ * The comparison operators, by word. Their order is that of the token labels, the ebnf and the syntax
+ * property tests' choices; it changes no meaning, since spellings are matched longest first whatever it is.
  */
 export const COMPARISON_OPERATORS = {
   eq: { symbol: '==', rhs: 'value', types: ORDERED, relation: '===' },
@@ -149,7 +149,7 @@ export const LOGICAL_PRECEDENCE = Object.fromEntries(
   LOGICAL_OPERATORS.map(({ op }, i) => [op, i + 1]),
 ) as Record<LogicalOperator, number>;
 
-/** The spelling of a logical operator, by formatting mode. */
+/** The symbol of each logical operator (its word is its name), for the formatter's symbols mode. */
 export const LOGICAL_SYMBOLS = Object.fromEntries(
   LOGICAL_OPERATORS.map(({ op, symbol }) => [op, symbol]),
 ) as Record<LogicalOperator, string>;
