@@ -5,6 +5,7 @@ import {
   comparisonOperator,
   type LiteralOf,
   type Relation,
+  type ValueOf,
 } from '../lang/operators.js';
 import type { IpAddress, Value } from '../scheme/values.js';
 
@@ -20,6 +21,17 @@ export type Check = (value: Value) => boolean;
 export type ValueRhs = Extract<TypedComparison['rhs'], { kind: 'bytes' | 'int' | 'ip' }>;
 
 const TYPE_OF: Record<ValueRhs['kind'], ComparableType> = { bytes: 'Bytes', int: 'Int', ip: 'Ip' };
+
+// The operator table restates the literals' and values' shapes (lang imports nothing of ours): this stops
+// type-checking if they drift apart from the checker's and the evaluator's.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type RhsLiteral<K extends ValueRhs['kind']> = Extract<ValueRhs, { kind: K }>['value'];
+const shapesAgree: Same<LiteralOf['Bytes'], RhsLiteral<'bytes'>> &
+  Same<LiteralOf['Int'], RhsLiteral<'int'>> &
+  Same<LiteralOf['Ip'], RhsLiteral<'ip'>> &
+  Same<ValueOf['Ip'], IpAddress> &
+  Same<ValueOf['Bytes'] | ValueOf['Int'], Extract<Value, string | number>> = true;
+void shapesAgree;
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 

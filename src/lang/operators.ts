@@ -8,7 +8,7 @@
  *
  * The semantics live here, in `lang`, because a test of a value against a literal is plain JavaScript over
  * the run-time values of scheme/values.ts; `lang` imports nothing of ours, so those value shapes are
- * restated below (TypeScript checks them where the evaluator passes its own).
+ * restated below (src/eval/comparisons.ts stops type-checking if they drift from the evaluator's).
  */
 
 /** The types a comparison's left side may have (the names of scheme/types.ts). */
