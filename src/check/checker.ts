@@ -24,6 +24,7 @@ import {
 import type { HookVerdict, LiteralPlace, LiteralReading, ParseHooks } from '../lang/hooks.js';
 import { isSpace, type LexProblem, trimmedRange } from '../lang/lexer.js';
 import type { ScanProblem, ScanResult } from '../lang/literals.js';
+import { comparisonOperator, comparisonOperatorNames, matchLogical } from '../lang/operators.js';
 import { PositionTracker } from '../lang/position.js';
 import { parseWildcard } from '../lang/wildcard.js';
 import { checkRegex } from '../regex/index.js';
@@ -58,21 +59,10 @@ const listFields: Partial<Record<ListKind, readonly string[]>> = {
   asn: ['ip.src.asnum'],
 };
 
-/** Operators each left-side type supports (engine-semantics §3). */
-const operatorTypes: Record<ComparisonOperator, readonly Type[]> = {
-  eq: ['Bytes', 'Int', 'Ip'],
-  ne: ['Bytes', 'Int', 'Ip'],
-  lt: ['Bytes', 'Int', 'Ip'],
-  le: ['Bytes', 'Int', 'Ip'],
-  gt: ['Bytes', 'Int', 'Ip'],
-  ge: ['Bytes', 'Int', 'Ip'],
-  contains: ['Bytes'],
-  matches: ['Bytes'],
-  wildcard: ['Bytes'],
-  'strict wildcard': ['Bytes'],
-  in: ['Bytes', 'Int', 'Ip'],
-  bitwise_and: ['Int'],
-};
+/** Operators each left-side type supports (engine-semantics §3), from the operator table. */
+const operatorTypes: Record<ComparisonOperator, readonly Type[]> = Object.fromEntries(
+  comparisonOperatorNames.map((op) => [op, comparisonOperator(op).types]),
+) as Record<ComparisonOperator, readonly Type[]>;
 
 /** The types a literal can be compared with (`operatorTypes` lets no other reach a literal). */
 type LiteralType = 'Bytes' | 'Int' | 'Ip';
@@ -515,12 +505,13 @@ export class TypeChecker implements ParseHooks {
       }
       default: {
         // A string after wildcard, or a single value after eq, ne, lt, contains…
-        if (comparison.op === 'wildcard' || comparison.op === 'strict wildcard') {
+        const operator = comparisonOperator(comparison.op);
+        if (operator.rhs === 'wildcard') {
           const pattern = rhs.kind === 'string' ? rhs.value : '';
           const parsed = parseWildcard(pattern);
           if (!parsed.ok)
             return make('invalid-wildcard', parsed.message, this.span(rhs.span.start, this.inputEnd));
-          return { kind: 'wildcard', pattern, strict: comparison.op === 'strict wildcard', span: rhs.span };
+          return { kind: 'wildcard', pattern, strict: operator.strict, span: rhs.span };
         }
         const value = literalValue(rhs);
         if (value === undefined) return undefined;
@@ -619,9 +610,9 @@ export class TypeChecker implements ParseHooks {
       while (i < inputEnd && isSpace(source.charCodeAt(i))) i++;
     };
     skipSpaces();
-    const operator = /^(and|or|xor|&&|\|\||\^\^)/.exec(source.slice(i, i + 3));
+    const operator = matchLogical(source, i);
     if (operator) {
-      i += (operator[0] as string).length;
+      i += operator.text.length;
       skipSpaces();
     }
     return i;

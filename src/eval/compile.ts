@@ -18,6 +18,7 @@ import type { Scheme } from '../scheme/scheme.js';
 import { cloudflareScheme } from '../scheme/scheme.js';
 import { elementType, type Type } from '../scheme/types.js';
 import type { IpAddress, Value } from '../scheme/values.js';
+import { type Check, valueCheck } from './comparisons.js';
 import {
   type EvaluationInput,
   type FieldLayout,
@@ -201,7 +202,6 @@ type Tests = (ctx: RequestContext) => boolean[] | undefined;
 type Read = (ctx: RequestContext) => Value | undefined;
 /** The element values of a mapped (`[*]`) value; missing elements are left out. */
 type ReadAll = (ctx: RequestContext) => Value[];
-type Check = (value: Value) => boolean;
 
 const isBoolArray = (node: TypedExpression): boolean => typeof node.type !== 'string';
 
@@ -558,11 +558,9 @@ class Compiler implements ClosureTier {
     const { op, rhs } = node;
     switch (rhs.kind) {
       case 'bytes':
-        return bytesCheck(op, rhs.value);
       case 'int':
-        return intCheck(op, rhs.value);
       case 'ip':
-        return ipCheck(op, rhs.value);
+        return valueCheck(op, rhs);
       case 'regex': {
         const regex = orUncompilable(rhs.span, () => this.regexEngine.compile(rhs.pattern));
         return (value) => regex.test(value as string);
@@ -589,82 +587,6 @@ class Compiler implements ClosureTier {
         return listMatcher(rhs.list.kind, items ?? [], rhs.name);
       }
     }
-  }
-}
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-function bytesCheck(op: TypedComparison['op'], literal: string): Check {
-  switch (op) {
-    case 'eq':
-      return (value) => value === literal;
-    case 'ne':
-      return (value) => value !== literal;
-    case 'lt':
-      return (value) => (value as string) < literal;
-    case 'le':
-      return (value) => (value as string) <= literal;
-    case 'gt':
-      return (value) => (value as string) > literal;
-    case 'ge':
-      return (value) => (value as string) >= literal;
-    case 'contains':
-      if (literal === '') return () => true;
-      return (value) => (value as string).includes(literal);
-    default:
-      throw new Error(`compile: ${op} on Bytes`);
-  }
-}
-
-function intCheck(op: TypedComparison['op'], literal: bigint): Check {
-  const safe = literal >= -MAX_SAFE && literal <= MAX_SAFE;
-  const n = Number(literal);
-  switch (op) {
-    case 'eq':
-      return safe ? (value) => value === n : () => false;
-    case 'ne':
-      return safe ? (value) => value !== n : () => true;
-    // Numbers and bigints compare exactly with < and >.
-    case 'lt':
-      return safe ? (value) => (value as number) < n : (value) => (value as number) < literal;
-    case 'le':
-      return safe ? (value) => (value as number) <= n : (value) => (value as number) <= literal;
-    case 'gt':
-      return safe ? (value) => (value as number) > n : (value) => (value as number) > literal;
-    case 'ge':
-      return safe ? (value) => (value as number) >= n : (value) => (value as number) >= literal;
-    case 'bitwise_and':
-      // JS `&` works on 32 bits; use it only when both sides fit in 31.
-      if (literal >= 0n && literal < 2n ** 31n)
-        return (value) => {
-          const v = value as number;
-          return v >= 0 && v < 2 ** 31 ? (v & n) !== 0 : (BigInt(v) & literal) !== 0n;
-        };
-      return (value) => (BigInt(value as number) & literal) !== 0n;
-    default:
-      throw new Error(`compile: ${op} on Int`);
-  }
-}
-
-function ipCheck(op: TypedComparison['op'], literal: IpAddress): Check {
-  const same = (value: Value) => (value as IpAddress).family === literal.family;
-  const v = (value: Value) => (value as IpAddress).value;
-  switch (op) {
-    case 'eq':
-      return (value) => same(value) && v(value) === literal.value;
-    case 'ne':
-      // IPv4 and IPv6 never compare: only `ne` is true between them.
-      return (value) => !same(value) || v(value) !== literal.value;
-    case 'lt':
-      return (value) => same(value) && v(value) < literal.value;
-    case 'le':
-      return (value) => same(value) && v(value) <= literal.value;
-    case 'gt':
-      return (value) => same(value) && v(value) > literal.value;
-    case 'ge':
-      return (value) => same(value) && v(value) >= literal.value;
-    default:
-      throw new Error(`compile: ${op} on Ip`);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { TypedComparison, TypedExpression } from '../check/typed-ast.js';
 import type { IpRange } from '../scheme/ip.js';
-import type { IpAddress, Value } from '../scheme/values.js';
+import type { Value } from '../scheme/values.js';
+import { numberLiteral, valueCode } from './comparisons.js';
 import { CONTEXT_MEMBERS, MISSING, type RequestContext } from './context.js';
 import { IpSet, intRangeSet } from './sets.js';
 
@@ -114,22 +115,9 @@ class Writer {
   private check(node: TypedComparison): string {
     const { op, rhs } = node;
     const present = 'a !== M';
-    if (rhs.kind === 'bytes') {
-      const literal = JSON.stringify(rhs.value);
-      if (op === 'eq') return `a === ${literal}`;
-      if (op === 'contains') return rhs.value === '' ? present : `${present} && a.includes(${literal})`;
-      const operator = RELATIONS[op];
-      if (operator) return `${present} && a ${operator} ${literal}`;
-    }
-    if (rhs.kind === 'int' && Number.isSafeInteger(Number(rhs.value))) {
-      const literal = `(${Number(rhs.value)})`;
-      if (op === 'eq') return `a === ${literal}`;
-      const operator = RELATIONS[op];
-      if (operator) return `${present} && a ${operator} ${literal}`;
-    }
-    if (rhs.kind === 'ip' && op === 'eq') {
-      const { family, value } = rhs.value as IpAddress;
-      return `${present} && a.family === ${family} && a.value === ${numberLiteral(value)}`;
+    if (rhs.kind === 'bytes' || rhs.kind === 'int' || rhs.kind === 'ip') {
+      const code = valueCode(op, rhs);
+      if (code !== undefined) return code;
     }
     if (rhs.kind === 'ip-set') {
       const set = new IpSet(rhs.items as IpRange[]);
@@ -143,17 +131,6 @@ class Writer {
     return `${present} && ${this.external(this.tier.check(node))}(a)`;
   }
 }
-
-const RELATIONS: Partial<Record<TypedComparison['op'], string>> = {
-  ne: '!==',
-  lt: '<',
-  le: '<=',
-  gt: '>',
-  ge: '>=',
-};
-
-const numberLiteral = (value: number | bigint): string =>
-  typeof value === 'bigint' ? `${value}n` : `(${value})`;
 
 /** `b` within one of the ranges. */
 function rangesTest(ranges: readonly (readonly [number, number])[]): string {

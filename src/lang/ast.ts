@@ -10,6 +10,8 @@
  * (code units 0–255), UTF-8 for non-ASCII source text, so that lengths and comparisons are byte-exact.
  */
 
+import type { ComparisonOperator, LogicalOperator } from './operators.js';
+
 /** Where a node or diagnostic sits in the source text. */
 export interface Span {
   /** Start offset in the source string (UTF-16 code units, usable with `slice`). */
@@ -31,7 +33,8 @@ export type Expression =
   | ComparisonExpression
   | PredicateExpression;
 
-export type LogicalOperator = 'and' | 'xor' | 'or';
+// The operators' names come from their table (operators.ts), which says everything else about them too.
+export type { ComparisonOperator, LogicalOperator };
 
 /** `a and b and c`: runs of the same operator are flattened into one n-ary node (at least 2 operands). */
 export interface LogicalExpression {
@@ -55,20 +58,6 @@ export interface QuantifierExpression {
   operand: Expression;
   span: Span;
 }
-
-export type ComparisonOperator =
-  | 'eq'
-  | 'ne'
-  | 'lt'
-  | 'le'
-  | 'gt'
-  | 'ge'
-  | 'contains'
-  | 'matches'
-  | 'wildcard'
-  | 'strict wildcard'
-  | 'in'
-  | 'bitwise_and';
 
 export interface ComparisonExpression {
   kind: 'comparison';

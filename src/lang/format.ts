@@ -17,6 +17,7 @@ import type {
   StringLiteral,
 } from './ast.js';
 import { utf8SequenceLength } from './literals.js';
+import { comparisonOperator, LOGICAL_PRECEDENCE, LOGICAL_SYMBOLS } from './operators.js';
 
 export interface FormatOptions {
   /** `words` (default): `and`, `eq`, `not`…; `symbols`: `&&`, `==`, `!`… where a symbol exists. */
@@ -25,24 +26,12 @@ export interface FormatOptions {
 
 type Mode = 'words' | 'symbols';
 
-const LOGICAL_TEXT: Record<Mode, Record<LogicalOperator, string>> = {
-  words: { and: 'and', xor: 'xor', or: 'or' },
-  symbols: { and: '&&', xor: '^^', or: '||' },
-};
+// Operators are spelt, and the logical ones bind, as the operator table says.
+const logicalText = (op: LogicalOperator, mode: Mode): string =>
+  mode === 'words' ? op : LOGICAL_SYMBOLS[op];
 
-const COMPARISON_SYMBOLS: Partial<Record<ComparisonOperator, string>> = {
-  eq: '==',
-  ne: '!=',
-  lt: '<',
-  le: '<=',
-  gt: '>',
-  ge: '>=',
-  matches: '~',
-  bitwise_and: '&',
-};
-
-/** Binding strength of the logical operators (`not` binds tighter than all of them). */
-const PRECEDENCE: Record<LogicalOperator, number> = { and: 3, xor: 2, or: 1 };
+const comparisonText = (op: ComparisonOperator, mode: Mode): string =>
+  (mode === 'symbols' && comparisonOperator(op).symbol) || op;
 
 /** Raw strings allow at most this many `#` around the quotes. */
 const MAX_HASHES = 255;
@@ -54,15 +43,15 @@ export function formatExpression(ast: Expression, options: FormatOptions = {}): 
 function print(node: Node, mode: Mode): string {
   switch (node.kind) {
     case 'logical': {
-      const parent = PRECEDENCE[node.op];
+      const parent = LOGICAL_PRECEDENCE[node.op];
       // Same-operator runs are flattened by the parser, so a nested node of equal strength only survives a
       // round trip if it was parenthesised; a weaker one needs parentheses to bind at all.
       const parts = node.operands.map((operand) =>
-        operand.kind === 'logical' && PRECEDENCE[operand.op] <= parent
+        operand.kind === 'logical' && LOGICAL_PRECEDENCE[operand.op] <= parent
           ? `(${print(operand, mode)})`
           : print(operand, mode),
       );
-      return parts.join(` ${LOGICAL_TEXT[mode][node.op]} `);
+      return parts.join(` ${logicalText(node.op, mode)} `);
     }
     case 'not': {
       const operand = print(node.operand, mode);
@@ -73,8 +62,7 @@ function print(node: Node, mode: Mode): string {
       // The parentheses of `any(…)` already delimit a whole expression, so the operand needs none of its own.
       return `${node.quantifier}(${print(node.operand, mode)})`;
     case 'comparison': {
-      const op = (mode === 'symbols' && COMPARISON_SYMBOLS[node.op]) || node.op;
-      return `${print(node.lhs, mode)} ${op} ${print(node.rhs, mode)}`;
+      return `${print(node.lhs, mode)} ${comparisonText(node.op, mode)} ${print(node.rhs, mode)}`;
     }
     case 'predicate':
       return print(node.value, mode);

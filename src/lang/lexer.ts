@@ -1,5 +1,4 @@
 import type { IToken, TokenType } from 'chevrotain';
-import type { ComparisonOperator, LogicalOperator } from './ast.js';
 import {
   type DiagnosticCode,
   type Hint,
@@ -23,6 +22,7 @@ import {
   scanQuotedString,
   scanRawString,
 } from './literals.js';
+import { matchComparison, matchLogical } from './operators.js';
 import { PositionTracker } from './position.js';
 import * as T from './tokens.js';
 
@@ -96,68 +96,6 @@ interface OpenParen {
   kind: ParenKind;
   /** For a call: whether the call itself is a function argument (restored when it closes). */
   valueIsArgument: boolean;
-}
-
-/** The comparison operator spelled at `pos`, by prefix (no word boundary, as in the reference engine). */
-function matchComparison(text: string, pos: number): [ComparisonOperator, number] | undefined {
-  const at = (spelling: string) => text.startsWith(spelling, pos);
-  switch (text.charCodeAt(pos)) {
-    case 0x3d /* = */:
-      return at('==') ? ['eq', 2] : undefined;
-    case 0x21 /* ! */:
-      return at('!=') ? ['ne', 2] : undefined;
-    case 0x3c /* < */:
-      return at('<=') ? ['le', 2] : ['lt', 1];
-    case 0x3e /* > */:
-      return at('>=') ? ['ge', 2] : ['gt', 1];
-    case 0x7e /* ~ */:
-      return ['matches', 1];
-    case 0x26 /* & */:
-      return at('&&') ? undefined : ['bitwise_and', 1]; // `&&` is the logical and
-    case 0x65 /* e */:
-      return at('eq') ? ['eq', 2] : undefined;
-    case 0x6e /* n */:
-      return at('ne') ? ['ne', 2] : undefined;
-    case 0x6c /* l */:
-      return at('lt') ? ['lt', 2] : at('le') ? ['le', 2] : undefined;
-    case 0x67 /* g */:
-      return at('gt') ? ['gt', 2] : at('ge') ? ['ge', 2] : undefined;
-    case 0x63 /* c */:
-      return at('contains') ? ['contains', 8] : undefined;
-    case 0x6d /* m */:
-      return at('matches') ? ['matches', 7] : undefined;
-    case 0x77 /* w */:
-      return at('wildcard') ? ['wildcard', 8] : undefined;
-    case 0x73 /* s */:
-      return at('strict wildcard') ? ['strict wildcard', 15] : undefined;
-    case 0x62 /* b */:
-      return at('bitwise_and') ? ['bitwise_and', 11] : undefined;
-    case 0x69 /* i */:
-      return at('in') ? ['in', 2] : undefined;
-    default:
-      return undefined;
-  }
-}
-
-/** The logical operator spelled at `pos`, by prefix. */
-function matchLogical(text: string, pos: number): [LogicalOperator, number] | undefined {
-  const at = (spelling: string) => text.startsWith(spelling, pos);
-  switch (text.charCodeAt(pos)) {
-    case 0x61 /* a */:
-      return at('and') ? ['and', 3] : undefined;
-    case 0x26 /* & */:
-      return at('&&') ? ['and', 2] : undefined;
-    case 0x6f /* o */:
-      return at('or') ? ['or', 2] : undefined;
-    case 0x7c /* | */:
-      return at('||') ? ['or', 2] : undefined;
-    case 0x78 /* x */:
-      return at('xor') ? ['xor', 3] : undefined;
-    case 0x5e /* ^ */:
-      return at('^^') ? ['xor', 2] : undefined;
-    default:
-      return undefined;
-  }
 }
 
 /** White space between tokens: only space, CR and LF (not tabs), as in the reference engine. */
@@ -430,17 +368,24 @@ export class ExpressionLexer {
     const { pos } = this;
     const match = matchComparison(this.text, pos);
     if (!match) return false;
-    const [op, length] = match;
-    if (op === 'in') {
-      this.emit(T.In, pos + length, op);
-      this.state = State.InRhs;
-    } else if (op === 'matches' || op === 'wildcard' || op === 'strict wildcard') {
-      this.emit(T.PatternOp, pos + length, op);
-      this.patternIsRegex = op === 'matches';
-      this.state = State.PatternRhs;
-    } else {
-      this.emit(T.ValueOp, pos + length, op);
-      this.state = State.ValueRhs;
+    const { op, rhs, text } = match;
+    const end = pos + text.length;
+    // The token, and the state that reads what follows, depend on the kind of right-hand side only.
+    switch (rhs) {
+      case 'set':
+        this.emit(T.In, end, op);
+        this.state = State.InRhs;
+        break;
+      case 'regex':
+      case 'wildcard':
+        this.emit(T.PatternOp, end, op);
+        this.patternIsRegex = rhs === 'regex';
+        this.state = State.PatternRhs;
+        break;
+      case 'value':
+        this.emit(T.ValueOp, end, op);
+        this.state = State.ValueRhs;
+        break;
     }
     return true;
   }
@@ -450,7 +395,7 @@ export class ExpressionLexer {
     const logical = matchLogical(text, pos);
     if (logical) {
       this.closePendingNots();
-      this.emit(T.LogicalOp, pos + logical[1], logical[0]);
+      this.emit(T.LogicalOp, pos + logical.text.length, logical.op);
       this.state = State.Operand;
       return;
     }

@@ -33,6 +33,7 @@ import type {
   StringPayload,
   Token,
 } from './lexer.js';
+import { LOGICAL_OPERATORS } from './operators.js';
 import * as T from './tokens.js';
 
 /**
@@ -122,7 +123,7 @@ const END_OF_INPUT = createTokenInstance(
 );
 
 /** Binary operators from loosest to tightest. */
-const precedence: LogicalOperator[] = ['or', 'xor', 'and'];
+const precedence: readonly LogicalOperator[] = LOGICAL_OPERATORS.map(({ op }) => op);
 
 /** An operand of a logical operator, with the extent of its text (parentheses around it included). */
 interface Operand {

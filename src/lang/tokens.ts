@@ -1,4 +1,5 @@
 import { createToken, Lexer, type TokenType } from 'chevrotain';
+import { comparisonLabel, logicalLabel } from './operators.js';
 
 // Token types for the Chevrotain parser. The lexer (lexer.ts) is hand-written because the language is
 // contextual (keywords match as prefixes, literals depend on the operator), so no patterns are given here.
@@ -18,16 +19,15 @@ export const Not = token('Not', 'not | !');
 /** `any` or `all` (only when an opening parenthesis follows). Payload: the quantifier. */
 export const Quantifier = token('Quantifier', 'any | all');
 export const Identifier = token('Identifier', 'name (a.b.c)');
+// The operators' labels are their spellings, from the operator table.
 /** `and &&`, `xor ^^`, `or ||`. Payload: the LogicalOperator. */
-export const LogicalOp = token('LogicalOp', 'and && | xor ^^ | or ||');
-/** Operators taking one literal: eq ne lt le gt ge contains bitwise_and. Payload: the operator. */
-export const ValueOp = token(
-  'ValueOp',
-  'eq == | ne != | lt < | le <= | gt > | ge >= | contains | bitwise_and &',
-);
+export const LogicalOp = token('LogicalOp', logicalLabel);
+/** Operators taking one literal (eq, ne, …, contains, bitwise_and). Payload: the operator. */
+export const ValueOp = token('ValueOp', comparisonLabel('value'));
 /** Operators taking a pattern string: matches, wildcard, strict wildcard. Payload: the operator. */
-export const PatternOp = token('PatternOp', 'matches ~ | wildcard | strict wildcard');
-export const In = token('In', 'in');
+export const PatternOp = token('PatternOp', comparisonLabel('regex', 'wildcard'));
+/** Operators taking a set or a list name: in. Payload: the operator. */
+export const In = token('In', comparisonLabel('set'));
 /** A quoted or raw string. Payload: StringPayload. */
 export const StringLit = token('StringLit', '"string" | r#"raw"#');
 /** The string after `matches`. Payload: RegexPayload. */

@@ -13,6 +13,7 @@ import type {
 } from '../../src/check/typed-ast.js';
 import { functionRuntimes } from '../../src/eval/functions.js';
 import { matchWildcard } from '../../src/eval/wildcard.js';
+import { type ComparisonOperator, comparisonOperator, type Relation } from '../../src/lang/operators.js';
 import { parseWildcard } from '../../src/lang/wildcard.js';
 import { re2RegexEngine } from '../../src/regex/index.js';
 import { elementType, type Type } from '../../src/scheme/types.js';
@@ -190,18 +191,34 @@ function compare(node: TypedComparison, value: Value, lists: Record<string, (v: 
   }
 }
 
-/** eq, ne, lt, le, gt, ge, contains and & on Bytes, Int and Ip, by comparing with a three-way order. */
-function ordered(
-  op: TypedComparison['op'],
-  value: Value,
-  rhs: Extract<TypedRhs, { kind: 'bytes' | 'int' | 'ip' }>,
-): boolean {
-  if (rhs.kind === 'bytes' && op === 'contains') return (value as string).indexOf(rhs.value) !== -1;
-  if (rhs.kind === 'int' && op === 'bitwise_and') return (BigInt(value as number) & rhs.value) !== 0n;
+/**
+ * Independent definitions of the table's test operators, so that the property tests check the compiler's
+ * use of them. An operator without one here runs by its table entry's own `check` (its unit tests check
+ * that).
+ */
+const REFERENCE_TESTS: Partial<Record<ComparisonOperator, (value: Value, rhs: ValueRhs) => boolean>> = {
+  contains: (value, rhs) => (value as string).indexOf(rhs.value as string) !== -1,
+  bitwise_and: (value, rhs) => (BigInt(value as number) & (rhs.value as bigint)) !== 0n,
+};
+
+type ValueRhs = Extract<TypedRhs, { kind: 'bytes' | 'int' | 'ip' }>;
+
+const TYPE_OF = { bytes: 'Bytes', int: 'Int', ip: 'Ip' } as const;
+
+/** A one-value operator: a relation by comparing with a three-way order, a test by its definition. */
+function ordered(op: TypedComparison['op'], value: Value, rhs: ValueRhs): boolean {
+  const entry = comparisonOperator(op);
+  if (entry.rhs !== 'value') throw new Error(`${op} takes no single value`);
+  if (!('relation' in entry)) {
+    const reference = REFERENCE_TESTS[op];
+    if (reference) return reference(value, rhs);
+    const test = entry.test[TYPE_OF[rhs.kind]] as { check(literal: unknown): (value: unknown) => boolean };
+    return test.check(rhs.value)(value);
+  }
   let order: number;
   if (rhs.kind === 'ip') {
     const ip = value as IpAddress;
-    if (ip.family !== rhs.value.family) return op === 'ne';
+    if (ip.family !== rhs.value.family) return entry.relation === '!==';
     order =
       BigInt(ip.value) < BigInt(rhs.value.value) ? -1 : BigInt(ip.value) > BigInt(rhs.value.value) ? 1 : 0;
   } else if (rhs.kind === 'int') {
@@ -211,13 +228,13 @@ function ordered(
     const a = value as string;
     order = a < rhs.value ? -1 : a > rhs.value ? 1 : 0;
   }
-  const results: Record<string, boolean> = {
-    eq: order === 0,
-    ne: order !== 0,
-    lt: order < 0,
-    le: order <= 0,
-    gt: order > 0,
-    ge: order >= 0,
+  const results: Record<Relation, boolean> = {
+    '===': order === 0,
+    '!==': order !== 0,
+    '<': order < 0,
+    '<=': order <= 0,
+    '>': order > 0,
+    '>=': order >= 0,
   };
-  return results[op] as boolean;
+  return results[entry.relation];
 }

@@ -24,6 +24,7 @@ import type {
   StringLiteral,
   ValueExpression,
 } from '../../src/lang/ast.js';
+import { comparisonOperator, comparisonOperatorNames } from '../../src/lang/operators.js';
 
 /** Spans are not part of what the properties compare, so every node shares this one. */
 export const span: Span = { start: 0, end: 0, line: 1, column: 1 };
@@ -177,31 +178,17 @@ const indexSelector: fc.Arbitrary<IndexSelector> = fc.oneof(
 
 // ---- values and expressions ----
 
-const COMPARISON_OPERATORS: ComparisonOperator[] = [
-  'eq',
-  'ne',
-  'lt',
-  'le',
-  'gt',
-  'ge',
-  'contains',
-  'matches',
-  'wildcard',
-  'strict wildcard',
-  'in',
-  'bitwise_and',
-];
+const COMPARISON_OPERATORS: ComparisonOperator[] = comparisonOperatorNames;
 
 function rhsFor(op: ComparisonOperator): fc.Arbitrary<ComparisonExpression['rhs']> {
-  switch (op) {
-    case 'in':
+  switch (comparisonOperator(op).rhs) {
+    case 'set':
       return fc.oneof(setLiteral, listReference);
-    case 'matches':
+    case 'regex':
       return regexLiteral;
     case 'wildcard':
-    case 'strict wildcard':
       return stringLiteral;
-    default:
+    case 'value':
       return fc.oneof(stringLiteral, bareLiteral);
   }
 }
