@@ -49,6 +49,7 @@ function runScript(dir) {
   const header = /^\/\/cfrules-cli (\S+) ([0-9a-f]+)\n/.exec(source);
   const build = header && { version: header[1], hash: header[2] };
   const file = build && cacheFile(dir, build, process.argv[2]);
+  if (file) setRegExpFlags();
   const cachedData = file ? readCache(file) : undefined;
   const script = new Script(source, { filename: path, cachedData });
   if (file) {
@@ -64,6 +65,20 @@ function runScript(dir) {
     if (error?.code !== 'MODULE_NOT_FOUND') throw error;
     cannotLoad(missingModule(error));
   }
+}
+
+/**
+ * Turns on the V8 flags that the CLI turns on itself when it first compiles a `matches` pattern
+ * (src/regex/v8/linear.ts), before V8 reads or writes cached data. V8 stamps its data with a hash of the
+ * flags at the time it is written and rejects it under other flags: data written at the exit of a command
+ * that ran a regex would be rejected by every next run, and written again, and so on. They change nothing
+ * for a regex that does not backtrack excessively (see linear.ts); test/cli/code-cache.test.ts fails if
+ * the CLI turns on a flag this list lacks.
+ */
+function setRegExpFlags() {
+  const v8 = process.getBuiltinModule('node:v8');
+  v8.setFlagsFromString('--enable-experimental-regexp-engine');
+  v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 }
 
 /**

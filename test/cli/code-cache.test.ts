@@ -127,6 +127,15 @@ describe('the code cache', { timeout: 30_000 }, () => {
     expect(readdirSync(dir).sort()).toEqual([`${buildPrefix()}fmt.cache`, `${buildPrefix()}validate.cache`]);
   });
 
+  it('is used by the next run after a command that compiled a regex (V8 flags it turns on)', async () => {
+    const dir = freshDir();
+    const args = ['eval', '--field', 'http.host=aaa.example', 'http.host matches "^a+\\."'];
+    const first = await cfrules(args, debug(dir));
+    expect(first).toMatchObject({ code: 0, stdout: 'true\n' });
+    expect(cacheLines(first)).toEqual(['missing: …eval.cache', 'written: …eval.cache']);
+    expect(cacheLines(await cfrules(args, debug(dir)))).toEqual(['used: …eval.cache']);
+  });
+
   it('is not written by a usage error (an unknown command would name a file)', async () => {
     const dir = freshDir();
     const unknown = await cfrules(['nosuchcommand'], debug(dir));
