@@ -3,30 +3,37 @@
 // dist/cli.cjs, one script, which runs here from V8's code cache (./code-cache.js), and dist/cli.js, ES
 // modules split by command, imported when the cache is turned off or has no place to live. Cached code
 // starts fastest; without it, the split modules start faster than the one script, which V8 must then
-// compile whole (issue 16; bench/RESULTS.md, section Start-up).
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Script } from 'node:vm';
-import { cacheDirectory, cacheFile, readCache, writeCache } from './code-cache.js';
+// pre-parse whole (issue 16; bench/RESULTS.md, section Start-up).
+//
+// bin/ is CommonJS (bin/package.json), unlike the rest of the package: Node starts a CommonJS entry point
+// without setting up its ES module loader: some 18 million instructions, a sixth of what a cached
+// `cfrules validate` adds to Node's own start-up. The loader is still set up when needed, for dist/cli.js.
+'use strict';
+
+const { readFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { Script } = require('node:vm');
+const { cacheDirectory, cacheFile, readCache, writeCache } = require('./code-cache.js');
 
 /** CFRULES_CACHE_DEBUG=1 says on standard error whether the cache was used and written (the tests read it). */
 const debug = process.env.CFRULES_CACHE_DEBUG
   ? (text) => process.stderr.write(`cfrules: code cache ${text}\n`)
   : () => {};
 
+const dist = join(__dirname, '..', 'dist');
 const dir = cacheDirectory();
 if (dir === null) runModules();
 else runScript(dir);
 
 function runModules() {
-  const cli = new URL('../dist/cli.js', import.meta.url);
-  import(cli.href).catch((error) => {
+  const cli = join(dist, 'cli.js');
+  import(pathToFileURL(cli).href).catch((error) => {
     if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
     // Node names what it could not find: the bundle itself, or a package the bundle imports.
     const missing = missingModule(error);
-    if (missing === undefined || missing === fileURLToPath(cli)) distMissing();
+    if (missing === undefined || missing === cli) distMissing();
     cannotLoad(missing);
   });
 }
@@ -37,7 +44,7 @@ function runModules() {
  * functions the command ran, which it compiles only when first called, and those are most of the saving.
  */
 function runScript(dir) {
-  const path = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
+  const path = join(dist, 'cli.cjs');
   let source;
   try {
     source = readFileSync(path, 'utf8');
@@ -60,7 +67,7 @@ function runScript(dir) {
   const module = { exports: {} };
   const run = script.runInThisContext();
   try {
-    run(module.exports, createRequire(path), module, path, dirname(path), pathToFileURL(path).href);
+    run(module.exports, createRequire(path), module, path, dist, pathToFileURL(path).href);
   } catch (error) {
     if (error?.code !== 'MODULE_NOT_FOUND') throw error;
     cannotLoad(missingModule(error));

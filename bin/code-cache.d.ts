@@ -1,4 +1,4 @@
-// Types of ./code-cache.js, for the tests (test/cli/code-cache.test.ts).
+// Types of ./code-cache.js (CommonJS), for the tests (test/cli/code-cache.test.ts).
 export declare const OFF: 'off';
 export declare function cacheDirectory(
   env?: NodeJS.ProcessEnv,

@@ -1,8 +1,10 @@
 // V8's code cache for the CLI (issue 16): where it lives, what its files are called, and reading and writing
 // them. Starting from cached code rather than compiling dist/cli.cjs is what brings a short command such as
 // `cfrules validate` under 1.6× a bare `node`. Nothing here may change what a command prints or its exit
-// status: every failure to read or write means "no cache", silently.
-import {
+// status: every failure to read or write means "no cache", silently. CommonJS, as bin/cfrules.js explains.
+'use strict';
+
+const {
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -10,12 +12,12 @@ import {
   statSync,
   unlinkSync,
   writeFileSync,
-} from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join, posix, win32 } from 'node:path';
+} = require('node:fs');
+const { homedir } = require('node:os');
+const { dirname, join, posix, win32 } = require('node:path');
 
 /** The value of CFRULES_CACHE_DIR that turns the cache off. */
-export const OFF = 'off';
+const OFF = 'off';
 
 /**
  * The directory of the cache, or null when there is none: turned off (CFRULES_CACHE_DIR=off), or no
@@ -24,7 +26,7 @@ export const OFF = 'off';
  * and a cache that moved with the working directory would litter projects); CFRULES_CACHE_DIR is taken as
  * it is.
  */
-export function cacheDirectory(env = process.env, platform = process.platform, home = homeDirectory) {
+function cacheDirectory(env = process.env, platform = process.platform, home = homeDirectory) {
   const chosen = env.CFRULES_CACHE_DIR;
   if (chosen) return chosen === OFF ? null : chosen;
   // The platform's own paths, so that the tests can ask about Windows on Linux.
@@ -55,7 +57,7 @@ function homeDirectory() {
  * flags, and checks the script only by its length, so the name carries the build (dist/cli.cjs's first
  * line: version and hash of the text), the Node version and the architecture.
  */
-export function buildPrefix(build) {
+function buildPrefix(build) {
   return `cli-${build.version}-${build.hash}-node-${process.version}-${process.arch}-`;
 }
 
@@ -64,7 +66,7 @@ export function buildPrefix(build) {
  * cache left by `cfrules --version` holds little of what `validate` runs. The first argument names the
  * command when it is a word; anything else (options, nothing) shares one file.
  */
-export function cacheFile(dir, build, firstArgument) {
+function cacheFile(dir, build, firstArgument) {
   const command = firstArgument && /^[a-z]{1,20}$/.test(firstArgument) ? firstArgument : 'cli';
   return join(dir, `${buildPrefix(build)}${command}.cache`);
 }
@@ -75,7 +77,7 @@ export function cacheFile(dir, build, firstArgument) {
 const HEADER = 8;
 
 /** The cached data in a file, or undefined when it is missing, unreadable or damaged. */
-export function readCache(file) {
+function readCache(file) {
   let bytes;
   try {
     bytes = readFileSync(file);
@@ -100,7 +102,7 @@ const KEEP_OTHER_BUILDS_MS = 24 * 60 * 60 * 1000;
  * of Node, makes new names): only when writing, which is rare, and never a file another build may still be
  * using today.
  */
-export function writeCache(file, build, data) {
+function writeCache(file, build, data) {
   const dir = dirname(file);
   const temporary = `${file}.${process.pid}.tmp`;
   try {
@@ -132,3 +134,5 @@ function removeOldFiles(dir, ownPrefix) {
     }
   } catch {}
 }
+
+module.exports = { OFF, cacheDirectory, buildPrefix, cacheFile, readCache, writeCache };
