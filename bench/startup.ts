@@ -173,20 +173,25 @@ CLI as one CommonJS script, \`dist/cli.cjs\`; \`bin/cfrules.js\` compiles it wit
 data of an earlier run of the same command, kept in the user's cache directory, one file per command. A run
 that found no data, or data V8 rejected, writes it when the process exits: by then V8 has compiled the
 functions the command ran, which it compiles only when they are first called, and those are most of the saving
-(a cache written by \`--version\` gave \`validate\` 1.71×, against 1.42× with its own, in one run). Without
-cached data the one script starts slower than the split ES modules, since V8 then pre-parses all 700 kB of it:
-in instructions, \`validate\` runs 612 million from the cache, 695 million as ES modules and 820 million as the
-script without cache (\`node -e 0\`: 504 million); \`fmt\` 601 million from the cache, 653 as ES modules. So
-when the cache is turned off (\`CFRULES_CACHE_DIR=off\`, or no home directory) the command imports the ES modules
-as before, and only a first run pays for compiling the script and writing its cache (the rows "first run",
-against the rows "\`CFRULES_CACHE_DIR=off\`"). The file's CRC-32, checked before V8 sees the data (V8 checks
-its data's header, not the rest, and crashes on damaged data), costs about 11 million instructions, most of
-them loading zlib. Run to run, on this shared 2-vCPU VM, the ratios move by ±0.15.
+(a cache written by \`--version\` gave \`validate\` 1.71×, against 1.42× with its own, in one run). V8 rejects
+data written under other flags, and the CLI turns two on when it first compiles a \`matches\` pattern, so the
+launcher turns them on first. Without cached data the one script starts slower than the split ES modules,
+since V8 then pre-parses all 700 kB of it: in instructions, \`validate\` runs 596 million from the cache, 698
+million as ES modules and 805 million as the script without cache (\`node -e 0\`: 503 million); \`fmt\` 591
+million from the cache, 658 as ES modules. So when the cache is turned off (\`CFRULES_CACHE_DIR=off\`, or no
+home directory) the command imports the ES modules as before, and only a first run pays for compiling the
+script and writing its cache (the rows "first run", against the rows "\`CFRULES_CACHE_DIR=off\`"). The
+launcher is CommonJS, which Node starts without its ES module loader (18 million instructions fewer). The cache
+file's CRC-32, checked before V8 sees the data (V8 checks its data's header, not the rest, and crashes on
+damaged data), costs about 11 million instructions, most of them loading zlib. Run to run, on this shared
+2-vCPU VM, the ratios move by ±0.15: the run before this one, at load 5, measured \`validate\` 1.67× and \`fmt\`
+1.70× from the cache, 1.78× and 2.01× without (an earlier launcher, 18 million instructions slower).
 
 The floor holds more than Node's own start-up here: this VM sets \`NODE_EXTRA_CA_CERTS\` to the system's
-certificate bundle (220 kB), which Node parses on every start, 416 of the floor's 504 million instructions.
-Without it, \`node -e 0\` runs 85 million instructions and \`validate\` 202 million from the cache, 287 million as
-ES modules: about 2.4× and 3.4× in instructions (2.35× and 2.91× in time, in one run of 15 rounds), so the
-ratios above hold for this environment only.`;
+certificate bundle (220 kB), which Node parses on every start, 416 of the floor's 503 million instructions.
+Without it, \`node -e 0\` runs 88 million instructions; \`validate\` 180 million from the cache and 285 million as
+ES modules, \`fmt\` 181 and 248 million: about 2.0× from the cache and 2.8× to 3.2× without, in instructions (in
+time, with the earlier launcher, 2.35× and 2.91× for \`validate\` in one run of 15 rounds). The ratios above
+hold for this environment only.`;
 const report = `## Start-up (bench/startup.ts)\n\nMachine: ${machineDescription()}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:startup -- --write\`.\n\n${lines.join('\n')}\n\n${note}\n`;
 publish(report);
