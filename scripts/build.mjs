@@ -1,5 +1,6 @@
 // Builds dist/: the library and the CLI as ESM bundles (chevrotain bundled in, so the CLI does not pay
-// for loading hundreds of lodash-es modules at start-up), plus type declarations for the library.
+// for loading hundreds of lodash-es modules at start-up), the CLI once more as one CommonJS script for V8's
+// code cache (dist/cli.cjs, see scripts/bundle-options.mjs), plus type declarations for the library.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { bundleDist } from './bundle-options.mjs';

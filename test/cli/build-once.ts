@@ -4,6 +4,13 @@
 //
 // A failed build must not stop the other suites: the error is handed to the tests (inject('cliBuildError')),
 // and the helper that runs the binary fails every CLI test with it instead of running the stale bundle.
+//
+// Every command the tests run keeps its code cache (bin/code-cache.js) in a directory of this run, removed
+// at the end, never in the user's ~/.cache: CFRULES_CACHE_DIR, set here, is inherited by the test workers
+// and the commands they start. One directory for all, so that the tests' concurrent commands also share it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { bundleDist } from '../../scripts/bundle-options.mjs';
@@ -15,7 +22,9 @@ declare module 'vitest' {
   }
 }
 
-export default async function bundleCli(project: TestProject): Promise<void> {
+export default async function bundleCli(project: TestProject): Promise<() => void> {
+  const cacheDir = mkdtempSync(join(tmpdir(), 'cfrules-test-cache-'));
+  process.env.CFRULES_CACHE_DIR = cacheDir;
   const root = fileURLToPath(new URL('../..', import.meta.url));
   try {
     await bundleDist({ root, logLevel: 'silent' });
@@ -23,4 +32,5 @@ export default async function bundleCli(project: TestProject): Promise<void> {
   } catch (error) {
     project.provide('cliBuildError', (error as Error).message);
   }
+  return () => rmSync(cacheDir, { recursive: true, force: true });
 }

@@ -15,10 +15,10 @@ const preload = fileURLToPath(new URL('fixtures/record-modules.cjs', import.meta
 const SERVICE_PACKAGES = ['fastify', 'better-sqlite3', 'yaml'];
 
 /** Runs `cfrules ARGS` and gives the service packages it loaded, with its result. */
-async function packagesLoadedBy(args: string[], name: string) {
+async function packagesLoadedBy(args: string[], name: string, env: Record<string, string> = {}) {
   const record = join(scratch, `${name}.json`);
   const result = await cfrules(args, {
-    env: { NODE_OPTIONS: `--require ${preload}`, CFRULES_RECORD_MODULES: record },
+    env: { NODE_OPTIONS: `--require ${preload}`, CFRULES_RECORD_MODULES: record, ...env },
   });
   const modules = JSON.parse(readFileSync(record, 'utf8')) as string[];
   const loaded = SERVICE_PACKAGES.filter((pkg) =>
@@ -31,6 +31,8 @@ async function packagesLoadedBy(args: string[], name: string) {
 const testFile = 'examples/tests/admin.test.json';
 
 describe('what each command loads', { timeout: 30_000 }, () => {
+  // The commands run as they do by default: dist/cli.cjs through the code cache (bin/cfrules.js), which the
+  // debug line shows.
   it.each([
     ['validate', ['validate', 'ip.src eq 192.0.2.1']],
     ['fmt', ['fmt', '-e', 'a&&b']],
@@ -39,8 +41,19 @@ describe('what each command loads', { timeout: 30_000 }, () => {
     ['validate-json', ['validate', '--file', 'examples/rules/firewall-rules.json']],
     ['test-json', ['test', testFile]],
   ])('%s loads neither fastify, better-sqlite3 nor yaml', async (name, args) => {
-    const { result, loaded } = await packagesLoadedBy(args, name);
+    const { result, loaded } = await packagesLoadedBy(args, name, { CFRULES_CACHE_DEBUG: '1' });
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^cfrules: code cache (used|missing|rejected): /);
+    expect(loaded).toEqual([]);
+  });
+
+  it('validate loads none of them either without the code cache (the ES modules of dist/cli.js)', async () => {
+    const args = ['validate', '--file', 'examples/rules/firewall-rules.json'];
+    const { result, loaded } = await packagesLoadedBy(args, 'validate-off', {
+      CFRULES_CACHE_DIR: 'off',
+      CFRULES_CACHE_DEBUG: '1',
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(loaded).toEqual([]);
   });
 

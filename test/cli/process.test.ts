@@ -48,28 +48,45 @@ describe.concurrent('a closed standard output', { timeout: 30_000 }, () => {
 });
 
 describe('bin/cfrules.js', () => {
-  /** A copy of bin/cfrules.js next to a dist/cli.js of the given content (none: no dist/). */
-  function install(name: string, cli?: string): string {
+  /**
+   * A copy of bin/ next to a dist/ whose bundles (dist/cli.cjs, run with the code cache, and dist/cli.js,
+   * imported without it) are the given text (none: no dist/).
+   */
+  function install(name: string, cli?: { script: string; modules: string }): string {
     const dir = join(scratch, name);
-    mkdirSync(join(dir, 'bin'), { recursive: true });
-    cpSync(bin, join(dir, 'bin/cfrules.js'));
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(join(root, 'bin'), join(dir, 'bin'), { recursive: true });
     writeFileSync(join(dir, 'package.json'), '{"type": "module"}\n');
     if (cli !== undefined) {
       mkdirSync(join(dir, 'dist'));
-      writeFileSync(join(dir, 'dist/cli.js'), cli);
+      writeFileSync(join(dir, 'dist/cli.cjs'), cli.script);
+      writeFileSync(join(dir, 'dist/cli.js'), cli.modules);
     }
     return join(dir, 'bin/cfrules.js');
   }
-  const runBin = (path: string) => spawnSync(process.execPath, [path, '--version'], { encoding: 'utf8' });
+  // With the code cache (a directory of this test's) and without it: dist/cli.cjs, then dist/cli.js.
+  const caches = [
+    ['with the code cache', join(scratch, 'cache')],
+    ['without the code cache', 'off'],
+  ];
+  const runBin = (path: string, cacheDir: string) =>
+    spawnSync(process.execPath, [path, '--version'], {
+      encoding: 'utf8',
+      env: { ...process.env, CFRULES_CACHE_DIR: cacheDir },
+    });
 
-  it('says dist/ is missing only when the bundle itself is', () => {
-    const result = runBin(install('no-dist'));
+  it.each(caches)('says dist/ is missing only when the bundle itself is (%s)', (_, cacheDir) => {
+    const result = runBin(install('no-dist'), cacheDir);
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('cfrules: dist/ is missing; run `npm ci` or `npm run build` first\n');
   });
 
-  it('names a dependency that cannot be found', () => {
-    const result = runBin(install('no-dependency', "import 'cfrules-no-such-package';\n"));
+  it.each(caches)('names a dependency that cannot be found (%s)', (_, cacheDir) => {
+    const bin = install('no-dependency', {
+      script: "(function (exports, require) { require('cfrules-no-such-package'); })\n",
+      modules: "import 'cfrules-no-such-package';\n",
+    });
+    const result = runBin(bin, cacheDir);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(
       /^cfrules: cannot load the module 'cfrules-no-such-package', which cfrules needs; /,

@@ -1,0 +1,15 @@
+// Types of ./code-cache.js (CommonJS), for the tests (test/cli/code-cache.test.ts).
+export declare const OFF: 'off';
+export declare function cacheDirectory(
+  env?: NodeJS.ProcessEnv,
+  platform?: NodeJS.Platform,
+  home?: () => string | undefined,
+): string | null;
+export interface Build {
+  version: string;
+  hash: string;
+}
+export declare function buildPrefix(build: Build): string;
+export declare function cacheFile(dir: string, build: Build, firstArgument: string | undefined): string;
+export declare function readCache(file: string): Buffer | undefined;
+export declare function writeCache(file: string, build: Build, data: Buffer): Error | undefined;

@@ -1,0 +1,138 @@
+// V8's code cache for the CLI (issue 16): where it lives, what its files are called, and reading and writing
+// them. Starting from cached code rather than compiling dist/cli.cjs is what brings a short command such as
+// `cfrules validate` under 1.6× a bare `node`. Nothing here may change what a command prints or its exit
+// status: every failure to read or write means "no cache", silently. CommonJS, as bin/cfrules.js explains.
+'use strict';
+
+const {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} = require('node:fs');
+const { homedir } = require('node:os');
+const { dirname, join, posix, win32 } = require('node:path');
+
+/** The value of CFRULES_CACHE_DIR that turns the cache off. */
+const OFF = 'off';
+
+/**
+ * The directory of the cache, or null when there is none: turned off (CFRULES_CACHE_DIR=off), or no
+ * user directory to put it in. CFRULES_CACHE_DIR wins; otherwise the platform's per-user cache directory.
+ * A relative XDG_CACHE_HOME, LOCALAPPDATA or home directory is ignored (the XDG specification says so,
+ * and a cache that moved with the working directory would litter projects); CFRULES_CACHE_DIR is taken as
+ * it is.
+ */
+function cacheDirectory(env = process.env, platform = process.platform, home = homeDirectory) {
+  const chosen = env.CFRULES_CACHE_DIR;
+  if (chosen) return chosen === OFF ? null : chosen;
+  // The platform's own paths, so that the tests can ask about Windows on Linux.
+  const path = platform === 'win32' ? win32 : posix;
+  const absolute = (dir) => Boolean(dir) && path.isAbsolute(dir);
+  if (platform === 'win32') {
+    return absolute(env.LOCALAPPDATA) ? path.join(env.LOCALAPPDATA, 'cfrules', 'Cache') : null;
+  }
+  if (platform !== 'darwin' && absolute(env.XDG_CACHE_HOME)) return path.join(env.XDG_CACHE_HOME, 'cfrules');
+  const user = home();
+  if (!absolute(user)) return null;
+  return platform === 'darwin'
+    ? path.join(user, 'Library', 'Caches', 'cfrules')
+    : path.join(user, '.cache', 'cfrules');
+}
+
+/** os.homedir(), or undefined where Node cannot tell (it throws when there is no passwd entry). */
+function homeDirectory() {
+  try {
+    return homedir();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The start of the names of this build's cache files: V8 takes cached data only from the same V8 and
+ * flags, and checks the script only by its length, so the name carries the build (dist/cli.cjs's first
+ * line: version and hash of the text), the Node version and the architecture.
+ */
+function buildPrefix(build) {
+  return `cli-${build.version}-${build.hash}-node-${process.version}-${process.arch}-`;
+}
+
+/**
+ * The cache file for a command: one per command, since V8 caches the functions a run has compiled, and a
+ * cache left by `cfrules --version` holds little of what `validate` runs. The first argument names the
+ * command when it is a word; anything else (options, nothing) shares one file.
+ */
+function cacheFile(dir, build, firstArgument) {
+  const command = firstArgument && /^[a-z]{1,20}$/.test(firstArgument) ? firstArgument : 'cli';
+  return join(dir, `${buildPrefix(build)}${command}.cache`);
+}
+
+// A cache file is a header of 8 bytes, the CRC-32 of the data and its length, then V8's data. V8 checks
+// its data's header, but not its contents (the checksum is checked in debug builds only): a damaged file
+// would crash the process. The check costs about a millisecond, mostly loading zlib.
+const HEADER = 8;
+
+/** The cached data in a file, or undefined when it is missing, unreadable or damaged. */
+function readCache(file) {
+  let bytes;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  if (bytes.length <= HEADER || bytes.readUInt32LE(4) !== bytes.length - HEADER) return undefined;
+  // The data starts 8-byte aligned, as V8 wants it (it would copy it otherwise).
+  const data = bytes.subarray(HEADER);
+  // zlib only now: a run without a cache file does not load it.
+  const { crc32 } = process.getBuiltinModule('node:zlib');
+  return crc32(data) === bytes.readUInt32LE(0) ? data : undefined;
+}
+
+/** How long another build's cache files are kept: a day, in case that build is still in use. */
+const KEEP_OTHER_BUILDS_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Writes the cached data, returning the error that stopped it (or undefined). Through a file of its own
+ * renamed into place, so that a CLI starting meanwhile reads the old file or the new one, never half of
+ * one. Then removes what other builds left here a day ago or more (a rebuild, or an upgrade of cfrules or
+ * of Node, makes new names): only when writing, which is rare, and never a file another build may still be
+ * using today.
+ */
+function writeCache(file, build, data) {
+  const dir = dirname(file);
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    const header = Buffer.alloc(HEADER);
+    const { crc32 } = process.getBuiltinModule('node:zlib');
+    header.writeUInt32LE(crc32(data), 0);
+    header.writeUInt32LE(data.length, 4);
+    writeFileSync(temporary, Buffer.concat([header, data]));
+    renameSync(temporary, file);
+  } catch (error) {
+    try {
+      unlinkSync(temporary);
+    } catch {}
+    return error;
+  }
+  removeOldFiles(dir, buildPrefix(build));
+  return undefined;
+}
+
+function removeOldFiles(dir, ownPrefix) {
+  try {
+    const before = Date.now() - KEEP_OTHER_BUILDS_MS;
+    for (const name of readdirSync(dir)) {
+      const own = name.startsWith(ownPrefix) && name.endsWith('.cache');
+      if (own || !name.startsWith('cli-')) continue;
+      const path = join(dir, name);
+      if (statSync(path).mtimeMs < before) unlinkSync(path);
+    }
+  } catch {}
+}
+
+module.exports = { OFF, cacheDirectory, buildPrefix, cacheFile, readCache, writeCache };
