@@ -1,7 +1,7 @@
 // Runs a benchmark from bench/ after bundling it with esbuild, exactly as the library is shipped
 // (running TypeScript through a loader adds instrumentation that distorts timings).
-// `--against REV` also bundles the library as it was at git revision REV, for benchmarks that compare
-// the current code with it in the same process (bench/revision.ts).
+// `--against REV` also bundles the library as it is and as it was at git revision REV, for benchmarks that
+// compare the two (bench/revision.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,16 @@ if (against !== -1) {
     console.error('--against needs a git revision');
     process.exit(2);
   }
-  args.push('--against-bundle', resolve(await bundleRevision(revision)));
+  // The current code is bundled the same way, so that the two differ only in their source.
+  const now = `${cache}/now.mjs`;
+  await build({
+    ...bundleOptions,
+    sourcemap: false,
+    entryPoints: ['src/index.ts'],
+    outfile: now,
+    logLevel: 'warning',
+  });
+  args.push('--against-bundle', resolve(await bundleRevision(revision)), '--now-bundle', resolve(now));
 }
 const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...args], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
@@ -39,7 +48,7 @@ async function bundleRevision(revision) {
       maxBuffer: 512 * 1024 * 1024,
     });
     execFileSync('tar', ['-x', '-C', tree], { input: archive });
-    const bundle = `${cache}/revision.mjs`;
+    const bundle = `${cache}/before.mjs`;
     await build({
       ...bundleOptions,
       sourcemap: false,
