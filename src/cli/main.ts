@@ -91,6 +91,7 @@ ${commands.map((c) => `  ${c.name.padEnd(8)} ${c.summary}`).join('\n')}
 
 Run 'cfrules <command> --help' for a command's options.
 Options: -h, --help   show this help;  -v, --version   print the version
+Environment: CFRULES_CACHE_DIR=DIR (or off)   where compiled code is cached; see docs/cli.md, The code cache
 `;
 
 /**

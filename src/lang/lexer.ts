@@ -297,7 +297,7 @@ export class ExpressionLexer {
     }
     if (!isHexDigit(unit) && unit !== 0x2d && unit !== 0x3a && unit !== 0x2e) return false;
     if (/^-?0x[0-9a-fA-F]/.test(text.slice(pos, pos + 4))) {
-      this.lexBareLiteral('argument', scanBareLiteral(text, pos, this.end)); // a hexadecimal integer
+      this.emitArgumentLiteral(scanBareLiteral(text, pos, this.end)); // a hexadecimal integer
       return true;
     }
     // A name such as `cf.edge.server_port` has a letter beyond f or an underscore somewhere; an all-hex
@@ -313,7 +313,7 @@ export class ExpressionLexer {
     if (text.charCodeAt(i) === 0x28) return false;
     const literalEnd = scanBareLiteral(text, pos, this.end);
     if (literalEnd === pos) return false;
-    this.lexBareLiteral('argument', literalEnd);
+    this.emitArgumentLiteral(literalEnd);
     return true;
   }
 
@@ -556,9 +556,9 @@ export class ExpressionLexer {
 
   // ---- helpers ----
 
-  /** An unquoted literal the neutral scan found to end at `neutralEnd`, read by type when it can be. */
-  private lexBareLiteral(place: 'argument', neutralEnd: number): void {
-    const reading = this.reader?.(place, this.pos);
+  /** An unquoted argument the neutral scan found to end at `neutralEnd`, read by type when it can be. */
+  private emitArgumentLiteral(neutralEnd: number): void {
+    const reading = this.reader?.('argument', this.pos);
     if (reading) {
       this.emitReading(reading, State.AfterOperand);
       return;
