@@ -217,11 +217,10 @@ export class ExpressionParser extends EmbeddedActionsParser {
    * what the literal is compared with.
    */
   protected override LA(howMuch: number): IToken {
-    const index = this.currIdx + howMuch;
-    if (index < 0) return END_OF_INPUT;
-    return index < this.tokens.length ? (this.tokens[index] as Token) : this.lexUpTo(index);
+    return this.currIdx + howMuch < 0 ? END_OF_INPUT : this.LA_FAST(howMuch);
   }
 
+  /** LA without the check for a place before the first token, which Chevrotain's lookahead never asks. */
   protected override LA_FAST(howMuch: number): IToken {
     const index = this.currIdx + howMuch;
     return index < this.tokens.length ? (this.tokens[index] as Token) : this.lexUpTo(index);
