@@ -15,6 +15,8 @@ export interface Profile {
   plan?: Plan;
   phase?: Phase;
   expression: 'filter' | 'rewrite';
+  /** A rule of one of Cloudflare's managed rulesets, which may use the `managedOnly` fields and functions. */
+  managedRuleset?: boolean;
 }
 
 export const MAX_REGEXES_PER_RULE = 64;
@@ -38,6 +40,8 @@ export function checkProfile(ast: TypedExpression, profile: Profile): Diagnostic
       const field = node.definition;
       const nameSpan = node.span;
       const { name } = field;
+      if (field.managedOnly && !profile.managedRuleset)
+        report('managed-only', message('managedOnly', { kind: 'field', name }), nameSpan);
       if (field.rewriteOnly && profile.expression !== 'rewrite')
         report('rewrite-only', message('fieldRewriteOnly', { name }), nameSpan);
       if (plan && field.plan && !planAtLeast(plan, field.plan)) {
@@ -50,6 +54,8 @@ export function checkProfile(ast: TypedExpression, profile: Profile): Diagnostic
       const fn = node.definition;
       const nameSpan = { ...node.span, end: node.span.start + fn.name.length };
       const { name } = fn;
+      if (fn.managedOnly && !profile.managedRuleset)
+        report('managed-only', message('managedOnly', { kind: 'function', name }), nameSpan);
       if (fn.rewriteOnly && profile.expression !== 'rewrite')
         report('rewrite-only', message('functionRewriteOnly', { name }), nameSpan, hint('rewriteFunction'));
       if (fn.oncePerExpression) {

@@ -31,6 +31,11 @@ export interface ValidateOptions {
   maxLength?: number;
   /** Lint codes to turn off (`false`), or `false` to turn all lints off. */
   lints?: false | Record<string, boolean>;
+  /**
+   * The expression is a rule of one of Cloudflare's managed rulesets (cfrules' catalogue): it may use the
+   * fields and functions only those rules may (`waf.*`, `waf_*`; docs/managed-rules.md).
+   */
+  managedRuleset?: boolean;
 }
 
 export interface ValidateResult {
@@ -70,7 +75,11 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
 
   const diagnostics: Diagnostic[] = [];
   if (scheme.cloudflare) {
-    const error = checkProfile(typed, { ...profile, expression });
+    const error = checkProfile(typed, {
+      ...profile,
+      expression,
+      managedRuleset: options.managedRuleset === true,
+    });
     if (error) diagnostics.push(error);
   }
   const lints = options.lints;

@@ -5,6 +5,8 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readFile: (path: string) => string;
+  /** The entries of a directory, or undefined when `path` is not one (absent: no directories). */
+  listDirectory?: (path: string) => string[] | undefined;
   writeFile: (path: string, text: string) => void;
   readStdin: () => string;
   /** Whether standard output is a terminal (colours); absent means no. */

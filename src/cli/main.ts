@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { escapeControlCharacters } from '../lang/escape.js';
 import { VERSION } from '../version.js';
 import { asksForHelp, usageMessage, wantsJson } from './args.js';
@@ -158,6 +158,8 @@ export const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   readFile: (path) => readFileSync(path, 'utf8'),
+  listDirectory: (path) =>
+    statSync(path, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(path) : undefined,
   writeFile: (path, text) => writeFileSync(path, text),
   readStdin: () => readFileSync(0, 'utf8'),
   isTTY: process.stdout.isTTY === true,

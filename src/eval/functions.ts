@@ -6,6 +6,7 @@ import { networkRuntimes } from './functions/network.js';
 import { replaceRuntimes } from './functions/replace.js';
 import type { FunctionRuntime } from './functions/runtime.js';
 import { stringRuntimes } from './functions/strings.js';
+import { wafRuntimes } from './functions/waf/runtimes.js';
 
 /**
  * The implementations of the Rules language's functions (the catalogue in src/scheme/functions.ts), over
@@ -37,5 +38,6 @@ export const functionRuntimes: ReadonlyMap<string, FunctionRuntime> = new Map(
     networkRuntimes,
     digestRuntimes,
     replaceRuntimes,
+    wafRuntimes,
   ].flatMap((runtimes) => [...runtimes]),
 );

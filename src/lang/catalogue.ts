@@ -174,6 +174,7 @@ export const CODES = {
   'field-phase': { severity: 'error', layer: 'profile', messages: ['fieldPhase'] },
   'function-plan': { severity: 'error', layer: 'profile', messages: ['functionPlan'] },
   'function-phase': { severity: 'error', layer: 'profile', messages: ['functionPhase'], hints: ['phases'] },
+  'managed-only': { severity: 'error', layer: 'profile', messages: ['managedOnly'] },
   'rewrite-only': {
     severity: 'error',
     layer: 'profile',

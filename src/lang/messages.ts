@@ -92,6 +92,8 @@ export const MESSAGES = {
   fieldPlan: (p: { name: string; plan: string; requires: string }) =>
     `field ${p.name} is not available on the ${p.plan} plan (requires ${p.requires})`,
   fieldPhase: (p: { name: string; phase: string }) => `field ${p.name} is not available in phase ${p.phase}`,
+  managedOnly: (p: { kind: string; name: string }) =>
+    `${p.kind} ${p.name} is only available to Cloudflare's managed rulesets`,
   functionPlan: (p: { name: string; plan: string; requires: string }) =>
     `function ${p.name} is not available on the ${p.plan} plan (requires ${p.requires})`,
   functionPhase: (p: { name: string; phase: string }) =>

@@ -11,6 +11,16 @@ import {
   splitArguments,
   splitCookies,
 } from './parsing.js';
+import {
+  bodyProcessor,
+  requestBasename,
+  requestFilename,
+  requestLine,
+  wafArguments,
+  wafCookies,
+  wafFiles,
+  xmlValues,
+} from './waf-targets.js';
 
 /**
  * Fields derived from the HTTP message, each as Cloudflare documents it. A derivation returns undefined
@@ -113,7 +123,39 @@ export const DERIVATIONS: ReadonlyMap<string, Derivation> = new Map<string, Deri
     (r, h) => multipartParts(r, h)?.map((part) => part.transferEncodings),
   ],
   ['http.request.body.multipart.filenames', (r, h) => multipartParts(r, h)?.map((part) => part.filenames)],
+  ...wafDerivations(),
 ]);
+
+/** The `waf.*` fields of managed rules: what a WAF inspects, read as ModSecurity reads it (waf-targets.ts). */
+function wafDerivations(): [string, Derivation][] {
+  const allArguments = (r: SampleRequest, h: HttpMessage) => {
+    const { query, body } = wafArguments(r, h);
+    return [...query, ...body];
+  };
+  return [
+    ['waf.args', (r, h) => pairsToMap(allArguments(r, h))],
+    ['waf.args.names', (r, h) => names(allArguments(r, h))],
+    ['waf.args.values', (r, h) => values(allArguments(r, h))],
+    ['waf.args.get.names', (r, h) => names(wafArguments(r, h).query)],
+    ['waf.args.get.values', (r, h) => values(wafArguments(r, h).query)],
+    ['waf.args.post.names', (r, h) => names(wafArguments(r, h).body)],
+    ['waf.args.post.values', (r, h) => values(wafArguments(r, h).body)],
+    ['waf.cookies', (r, h) => pairsToMap(wafCookies(r, h))],
+    ['waf.cookies.names', (r, h) => names(wafCookies(r, h))],
+    ['waf.cookies.values', (r, h) => values(wafCookies(r, h))],
+    ['waf.headers.names', (_, h) => names(h.headers)],
+    ['waf.headers.values', (_, h) => values(h.headers)],
+    ['waf.files.names', (r, h) => values(wafFiles(r, h))],
+    ['waf.files.fields', (r, h) => names(wafFiles(r, h))],
+    ['waf.xml.values', (_, h) => xmlValues(h)],
+    ['waf.request.filename', (_, h) => requestFilename(h)],
+    ['waf.request.basename', (_, h) => requestBasename(h)],
+    ['waf.request.uri', (_, h) => uri(h)],
+    ['waf.request.line', (_, h) => requestLine(h)],
+    ['waf.request.body', (_, h) => inspectedBody(h)],
+    ['waf.request.body.processor', (_, h) => bodyProcessor(h)?.toUpperCase() ?? ''],
+  ];
+}
 
 /**
  * Fields that are two names for one value: the deprecated `ip.geoip.*` names and `cf.client.bot`. A value

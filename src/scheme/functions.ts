@@ -1,5 +1,6 @@
 import type { Phase, Plan } from './profile.js';
 import { arrayOf, type Type } from './types.js';
+import { wafFunctionDefinitions } from './waf-functions.js';
 
 /**
  * The functions of Cloudflare's Rules language (rules-language.md §7), as data: parameters with their
@@ -56,6 +57,8 @@ export interface FunctionDefinition {
   rewriteOnly?: boolean;
   /** At most one call of this group per expression (regex_replace and wildcard_replace share one). */
   oncePerExpression?: boolean;
+  /** Only in Cloudflare's managed rulesets, never in a customer's rule (src/scheme/waf-functions.ts). */
+  managedOnly?: boolean;
   description: string;
 }
 
@@ -352,7 +355,7 @@ const definitions: FunctionDefinition[] = [
 
 /** Cloudflare's functions by name. */
 export const cloudflareFunctions: ReadonlyMap<string, FunctionDefinition> = new Map(
-  definitions.map((definition) => [definition.name, definition]),
+  [...definitions, ...wafFunctionDefinitions].map((definition) => [definition.name, definition]),
 );
 
 /** Whether a call counts toward a rule's regular expressions: one of its parameters is a regex pattern. */

@@ -87,7 +87,8 @@ export function parsePhase(text: string): Phase | undefined {
  * - `response_transform`: response header Transform Rules and custom error rules;
  * - `network`: Cloudflare Network Firewall (Magic Firewall) phases;
  * - `shared`: both HTTP and Network Firewall phases (`ip.src` and its geolocation);
- * - `load_balancing`: Load Balancing rules only (`cf.load_balancer.*`, `dns.*`).
+ * - `load_balancing`: Load Balancing rules only (`cf.load_balancer.*`, `dns.*`);
+ * - `managed`: the WAF managed rules phase (the `waf.*` fields of Cloudflare's managed rulesets).
  * Load Balancing rules are the exception to groups: they accept only the fields marked `loadBalancing` in the
  * catalogue, whatever their group (see `isFieldAvailableIn`).
  */
@@ -100,7 +101,8 @@ export type Availability =
   | 'response_transform'
   | 'network'
   | 'shared'
-  | 'load_balancing';
+  | 'load_balancing'
+  | 'managed';
 
 const HTTP_PHASES: readonly Phase[] = [...REQUEST_PHASES, ...RESPONSE_PHASES];
 
@@ -114,6 +116,7 @@ export const availabilityPhases: Record<Availability, readonly Phase[]> = {
   network: NETWORK_PHASES,
   shared: PHASES,
   load_balancing: [LOAD_BALANCING],
+  managed: ['http_request_firewall_managed'],
 };
 
 /** Whether a field of the catalogue exists in a phase. */

@@ -3,6 +3,7 @@ import { cloudflareFunctions, type FunctionDefinition } from './functions.js';
 import type { Availability, Plan } from './profile.js';
 import { parseType, type Type } from './types.js';
 import type { Value } from './values.js';
+import wafCatalogue from './waf-fields.json' with { type: 'json' };
 
 /** A field of the catalogue (src/scheme/fields.json). */
 export interface FieldDefinition {
@@ -18,6 +19,8 @@ export interface FieldDefinition {
   loadBalancing?: boolean;
   /** Only in rewrite (value) expressions. */
   rewriteOnly?: boolean;
+  /** Only in Cloudflare's managed rulesets, never in a customer's rule (src/scheme/waf-fields.json). */
+  managedOnly?: boolean;
   deprecated?: { replacement: string };
   /** What values Cloudflare can produce, for lints. */
   domain?: { min?: number; max?: number; values?: readonly string[]; case?: 'upper' | 'lower' };
@@ -91,7 +94,13 @@ const managedLists: ListDefinition[] = [
 
 /** Cloudflare's scheme: the field catalogue, the documented functions and the managed lists. */
 export const cloudflareScheme: Scheme = {
-  fields: loadCatalogue(catalogue as CatalogueEntry[]),
+  fields: loadCatalogue([
+    ...(catalogue as CatalogueEntry[]),
+    // What a web application firewall inspects, for the managed rulesets only (docs/managed-rules.md).
+    ...(wafCatalogue as CatalogueEntry[]).map(
+      (entry): CatalogueEntry => ({ ...entry, availability: 'managed', managedOnly: true }),
+    ),
+  ]),
   functions: cloudflareFunctions,
   lists: new Map(managedLists.map((list) => [list.name, list])),
   openLists: true,

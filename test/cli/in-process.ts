@@ -36,6 +36,14 @@ export function run(
     writeFile: (path, text) => {
       files[path] = text;
     },
+    // A directory is the prefix of some file's path.
+    listDirectory: (path) => {
+      const prefix = `${path.replace(/\/$/, '')}/`;
+      const entries = Object.keys(files)
+        .filter((name) => name.startsWith(prefix))
+        .map((name) => name.slice(prefix.length).split('/')[0] as string);
+      return entries.length === 0 ? undefined : [...new Set(entries)];
+    },
     readStdin: () => stdin,
     ...terminal,
   };

@@ -77,7 +77,7 @@ describe('cfrules test', () => {
     expect(result.stdout).toContain('action: expected allow, got block (by admin-block)');
     expect(result.stdout).toContain('by: expected office-allow, got admin-block');
     // post-log has no priority: it runs after admin-block, which ended the evaluation.
-    expect(result.stdout).toContain('fired: expected post-log to match; they did not');
+    expect(result.stdout).toContain('fired: expected post-log to match; it did not');
     expect(result.stdout).toContain('not_fired: admin-block matched');
     expect(result.stdout).toContain('(tests/rules.test.yaml:6)');
     expect(result.stdout).toMatch(/1 passed, 1 failed\n$/);
@@ -102,7 +102,9 @@ describe('cfrules test', () => {
 
   it('writes JUnit XML, one testcase per case', () => {
     const result = run(['test', '--format', 'junit', 'tests/rules.test.yaml'], files(failing));
-    expect(result.stdout).toContain('<testsuite name="tests/rules.test.yaml" tests="2" failures="1">');
+    expect(result.stdout).toContain(
+      '<testsuite name="tests/rules.test.yaml" tests="2" failures="1" skipped="0">',
+    );
     expect(result.stdout).toContain('<testcase name="office reaches admin"');
     expect(result.stdout).toMatch(/<failure message="action: expected allow, got block \(by admin-block\);/);
   });

@@ -528,9 +528,12 @@ function literalArgument(type: Type): fc.Arbitrary<Argument> | undefined {
 
 // ---- the scheme ----
 
-/** The fields a filter may use: Cloudflare's catalogue without the rewrite-only ones. */
+/**
+ * The fields a customer's filter may use: Cloudflare's catalogue without the rewrite-only ones and the
+ * `waf.*` fields only managed rules may use (test/props/waf-functions.test.ts covers those).
+ */
 export const filterFields: readonly FieldDefinition[] = [...cloudflareScheme.fields.values()].filter(
-  (field) => !field.rewriteOnly,
+  (field) => !field.rewriteOnly && !field.managedOnly,
 );
 
 /** Every compound type a value can have: the catalogue's, their elements', and arrays of call results. */

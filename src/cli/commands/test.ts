@@ -1,14 +1,17 @@
 import { choice, parseCommandLine } from '../args.js';
-import { type Command, UsageError } from '../command.js';
-import { stdinReader } from '../files.js';
+import { type CliIo, type Command, UsageError } from '../command.js';
+import { readInputFile, stdinReader } from '../files.js';
 import { colorEnabled } from '../report.js';
+import { parseStructured } from '../structured-file.js';
+import { GO_FTW_ZONE } from '../test-files/go-ftw.js';
 import { formatInputProblem, type InputProblem } from '../test-files/model.js';
-import { readTestFile } from '../test-files/read.js';
+import { type DefaultZone, readTestFile } from '../test-files/read.js';
 import { renderTestResults, TEST_FORMATS } from '../test-files/report.js';
 import { type CaseResult, runTestFile } from '../test-files/run.js';
 
 export const testOptions = {
   format: { type: 'string' },
+  zone: { type: 'string' },
   'show-failures-only': { type: 'boolean' },
 } as const;
 
@@ -33,14 +36,25 @@ that decided it, rules that must or must not match). Files are YAML (.yaml,
         fired: [post-log]      # ids or refs that must match (optional)
         not_fired: [admin-block]   # ids or refs that must not (optional)
 
-A request may also be the path of a request file (docs/request.md).
+A request may also be the path of a request file (docs/request.md). Rules are
+named by id, ref, or the number their description starts with (942100).
 
+go-ftw test files (the OWASP Core Rule Set's regression tests: tests[].stages[]
+with input and output.log.expect_ids / no_expect_ids) run too: each stage is a
+case, its request rebuilt as go-ftw sends it, against the zone --zone names, or
+else the Cloudflare OWASP Core Ruleset with every rule on. What a simulation
+cannot tell (a server's status other than 403 or 200, response text) is
+skipped, with the reason.
+
+A directory stands for every .yaml, .yml and .json file under it.
+
+      --zone FILE            the zone go-ftw files run against (JSON or YAML)
       --format FORMAT        text (default), json, junit (JUnit XML) or github
                              (workflow annotations on the failing cases)
       --show-failures-only   leave passing cases out of the report
   -h, --help                 show this help
 
-Exit status: 0 every case passed, 1 a case failed, 2 bad input (an unreadable
+Exit status: 0 no case failed, 1 a case failed, 2 bad input (an unreadable
 or invalid test file, zone or request, a rule name that names no rule of the
 zone, a bad option); bad input is reported with file, line, case and JSON path.
 `,
@@ -51,8 +65,19 @@ zone, a bad option); bad input is reported with file, line, case and JSON path.
     const readStdin = stdinReader(io);
     const problems: InputProblem[] = [];
     const results: CaseResult[] = [];
-    for (const path of positionals) {
-      const read = readTestFile(io, path, readStdin);
+    let zone: DefaultZone | undefined;
+    const defaultZone = (): DefaultZone => {
+      if (zone) return zone;
+      if (values.zone === undefined) {
+        zone = { json: GO_FTW_ZONE, file: '(go-ftw default zone)', pointer: '', lineOf: () => 1 };
+      } else {
+        const file = parseStructured(values.zone, readInputFile(io, values.zone, readStdin));
+        zone = { json: file.value, file: values.zone, pointer: '', lineOf: file.lineOf };
+      }
+      return zone;
+    };
+    for (const path of positionals.flatMap((argument) => testFilesAt(io, argument))) {
+      const read = readTestFile(io, path, readStdin, defaultZone);
       const ran = read.ok ? runTestFile(read.file) : read;
       if (ran.ok) results.push(...ran.results);
       else problems.push(...ran.problems);
@@ -66,3 +91,16 @@ zone, a bad option); bad input is reported with file, line, case and JSON path.
     return results.every((result) => result.passed) ? 0 : 1;
   },
 };
+
+/** A file argument, or every test file under a directory argument, sorted. */
+function testFilesAt(io: CliIo, path: string): string[] {
+  const entries = path === '-' ? undefined : io.listDirectory?.(path);
+  if (entries === undefined) return [path];
+  const files: string[] = [];
+  for (const entry of [...entries].sort()) {
+    const child = `${path.replace(/\/$/, '')}/${entry}`;
+    if (io.listDirectory?.(child) !== undefined) files.push(...testFilesAt(io, child));
+    else if (/\.(ya?ml|json)$/i.test(entry)) files.push(child);
+  }
+  return files;
+}

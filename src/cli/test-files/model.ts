@@ -15,8 +15,10 @@ export const FINAL_ACTIONS: readonly FinalAction[] = [
 ];
 
 export interface Expectation {
-  /** The final action, or `none`. */
-  action: FinalAction;
+  /** The final action, or `none` (required in cfrules test files; go-ftw files do not name one). */
+  action?: FinalAction;
+  /** Whether the request is blocked (any terminating action but allow): go-ftw's `status: 403` or `200`. */
+  blocked?: boolean;
   /** The rule that decided it. */
   by?: string;
   /** Rules that must have matched (any order). */
@@ -37,6 +39,13 @@ export interface TestCase {
   expect: Expectation;
   /** The line of each expectation key, to point at the one that failed. */
   expectLine: number;
+  /** Why the case cannot be run (go-ftw cases that expect what a simulation cannot tell). */
+  skipped?: string;
+  /**
+   * A request the sample-request format cannot hold skips the case instead of being a mistake in the test
+   * file (go-ftw sends malformed requests on purpose).
+   */
+  lenientRequest?: boolean;
 }
 
 export interface TestFile {

@@ -3,6 +3,7 @@ import type { CliIo } from '../command.js';
 import { UsageError } from '../command.js';
 import { readInputFile } from '../files.js';
 import { parseStructured, type StructuredFile } from '../structured-file.js';
+import { goFtwCases, isGoFtwDocument } from './go-ftw.js';
 import { type Expectation, FINAL_ACTIONS, type InputProblem, type TestCase, type TestFile } from './model.js';
 
 /**
@@ -16,13 +17,32 @@ const EXPECT_KEYS = ['action', 'by', 'fired', 'not_fired'];
 
 export type ReadTestFile = { ok: true; file: TestFile } | { ok: false; problems: InputProblem[] };
 
-export function readTestFile(io: CliIo, path: string, readStdin: () => string): ReadTestFile {
+/**
+ * A zone for test files that do not name one (go-ftw's): the file and pointer it was read from, or an
+ * inline default.
+ */
+export type DefaultZone = TestFile['zone'];
+
+export function readTestFile(
+  io: CliIo,
+  path: string,
+  readStdin: () => string,
+  defaultZone?: () => DefaultZone,
+): ReadTestFile {
   const document = parseStructured(path, readInputFile(io, path, readStdin));
   const problems: InputProblem[] = [];
   const fail = (pointer: string, message: string, caseName?: string) =>
     problems.push({ file: path, line: document.lineOf(pointer), pointer, message, case: caseName });
 
   const root = document.value;
+  if (isGoFtwDocument(root) && defaultZone) {
+    const cases = goFtwCases(path, document);
+    if (cases.length === 0) {
+      fail('/tests', 'a go-ftw test file has tests with stages');
+      return { ok: false, problems };
+    }
+    return { ok: true, file: { path, zone: defaultZone(), cases } };
+  }
   if (!isObject(root)) {
     fail('', 'a test file is an object: {"zone": …, "tests": [...]}');
     return { ok: false, problems };

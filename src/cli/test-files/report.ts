@@ -29,9 +29,13 @@ export function renderTestResults(
 }
 
 const counts = (results: CaseResult[]) => {
-  const passed = results.filter((result) => result.passed).length;
-  return { passed, failed: results.length - passed };
+  const skipped = results.filter((result) => result.skipped !== undefined).length;
+  const passed = results.filter((result) => result.passed).length - skipped;
+  return { passed, failed: results.length - passed - skipped, skipped };
 };
+
+const summary = ({ passed, failed, skipped }: ReturnType<typeof counts>) =>
+  `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
 
 const shownCases = (results: CaseResult[], options: TestReportOptions) =>
   options.showFailuresOnly ? results.filter((result) => !result.passed) : results;
@@ -51,15 +55,21 @@ function textReport(results: CaseResult[], options: TestReportOptions): string {
       file = result.file;
       out += `${escapeControlCharacters(file)}\n`;
     }
-    const mark = result.passed ? green('PASS', options.color) : red('FAIL', options.color);
+    const mark =
+      result.skipped !== undefined
+        ? 'SKIP'
+        : result.passed
+          ? green('PASS', options.color)
+          : red('FAIL', options.color);
     out += `  ${mark} ${escapeControlCharacters(result.name)}\n`;
+    if (result.skipped !== undefined) out += `       ${escapeControlCharacters(result.skipped)}\n`;
     for (const difference of result.differences) {
       out += `       ${escapeControlCharacters(difference)} (${escapeControlCharacters(result.file)}:${result.line})\n`;
     }
   }
-  const { passed, failed } = counts(results);
-  const line = `${passed} passed, ${failed} failed`;
-  return `${out}${failed > 0 ? red(line, options.color) : green(line, options.color)}\n`;
+  const total = counts(results);
+  const line = summary(total);
+  return `${out}${total.failed > 0 ? red(line, options.color) : green(line, options.color)}\n`;
 }
 
 const xml = (text: string) =>
@@ -77,13 +87,17 @@ const xml = (text: string) =>
 function junitReport(results: CaseResult[], options: TestReportOptions): string {
   const files = new Map<string, CaseResult[]>();
   for (const result of results) files.set(result.file, [...(files.get(result.file) ?? []), result]);
-  const { passed, failed } = counts(results);
-  let out = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cfrules test" tests="${passed + failed}" failures="${failed}">\n`;
+  const { failed, skipped } = counts(results);
+  let out = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cfrules test" tests="${results.length}" failures="${failed}" skipped="${skipped}">\n`;
   for (const [file, fileResults] of files) {
     const fileCounts = counts(fileResults);
-    out += `  <testsuite name="${xml(file)}" tests="${fileResults.length}" failures="${fileCounts.failed}">\n`;
+    out += `  <testsuite name="${xml(file)}" tests="${fileResults.length}" failures="${fileCounts.failed}" skipped="${fileCounts.skipped}">\n`;
     for (const result of shownCases(fileResults, options)) {
       const attributes = `name="${xml(result.name)}" classname="${xml(file)}" file="${xml(file)}" line="${result.line}"`;
+      if (result.skipped !== undefined) {
+        out += `    <testcase ${attributes}>\n      <skipped message="${xml(result.skipped)}"/>\n    </testcase>\n`;
+        continue;
+      }
       if (result.passed) {
         out += `    <testcase ${attributes}/>\n`;
         continue;
@@ -108,6 +122,5 @@ function githubReport(results: CaseResult[]): string {
     ];
     out += `::error ${properties.join(',')}::${escapeData(result.differences.join('\n'))}\n`;
   }
-  const { passed, failed } = counts(results);
-  return `${out}::notice title=cfrules test::${passed} passed, ${failed} failed\n`;
+  return `${out}::notice title=cfrules test::${summary(counts(results))}\n`;
 }

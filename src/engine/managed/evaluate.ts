@@ -41,7 +41,14 @@ export function compiledRules<Rule extends ManagedRule>(
   let compiled = compiledRulesets.get(ruleset);
   if (!compiled) {
     compiled = ruleset.rules.map((rule) => {
-      const result = compile(rule.expression, { plan: 'enterprise', phase: ruleset.phase, lints: false });
+      // Cloudflare's own rules: the managed-only fields and functions, and no customer length limit.
+      const result = compile(rule.expression, {
+        plan: 'enterprise',
+        phase: ruleset.phase,
+        lints: false,
+        managedRuleset: true,
+        maxLength: Number.POSITIVE_INFINITY,
+      });
       if (!result.ok) {
         const reason = result.diagnostics.map((d) => d.message).join('; ');
         throw new Error(`${ruleset.name}: rule ${rule.id} (${rule.description}) does not compile: ${reason}`);

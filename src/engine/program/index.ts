@@ -1,11 +1,11 @@
 import { compileValue, type Filter } from '../../eval/compile.js';
 import type { RequestContext } from '../../eval/context.js';
+import { TextScanner } from '../../eval/text-scan.js';
 import type { IpAddress, IpRange } from '../../scheme/ip.js';
 import type { Value } from '../../scheme/values.js';
 import type { RuleMatcher } from '../matcher.js';
 import { conditionOf, countTestedValues, type Tested } from './condition.js';
 import { IpIndex } from './ip-index.js';
-import { TextScanner } from './text-scan.js';
 
 /**
  * A zone's rule expressions as one indexed program (docs/engine-program.md). Each rule's necessary

@@ -1,8 +1,10 @@
-import { scoringRules } from '../define.js';
+import { type ScoringSpec, scoringRules } from '../define.js';
 import type { AnomalyRule, ManagedRuleset, ScoringRule } from '../model.js';
-import { INJECTION_RULES } from './injection.js';
-import { PROTOCOL_RULES } from './protocol.js';
-import { XSS_SQLI_RULES } from './xss-sqli.js';
+import { crsScoringSpec } from './crs.js';
+import { INJECTION_RULES } from './legacy-injection.js';
+import { PROTOCOL_RULES } from './legacy-protocol.js';
+import { XSS_SQLI_RULES } from './legacy-xss-sqli.js';
+import { CRS_FAMILIES } from './rules/index.js';
 
 /** Cloudflare's id of the Cloudflare OWASP Core Ruleset. */
 export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
@@ -25,7 +27,19 @@ const anomalyRule: AnomalyRule = {
   scoreThreshold: DEFAULT_SCORE_THRESHOLD,
 };
 
-const SPECS = [...PROTOCOL_RULES, ...INJECTION_RULES, ...XSS_SQLI_RULES];
+/** A rule's family: the first three digits of its number (942100 → 942). */
+const familyOf = (number: number) => Math.floor(number / 1000);
+
+/**
+ * The families written rule for rule after the Core Rule Set (rules/), and the project's earlier rules for
+ * the others, in number order.
+ */
+const SPECS: ScoringSpec[] = [
+  ...[...PROTOCOL_RULES, ...INJECTION_RULES, ...XSS_SQLI_RULES].filter(
+    (spec) => !CRS_FAMILIES.has(familyOf(spec.number)),
+  ),
+  ...[...CRS_FAMILIES.values()].flat().map(crsScoringSpec),
+].sort((a, b) => a.number - b.number);
 const SCORING_RULES = scoringRules('owasp-core', SPECS);
 
 /** Rule ids by rule number, for data written against numbers (the previous-WAF mapping). */
@@ -40,8 +54,5 @@ export const owaspCoreRuleset: ManagedRuleset<ScoringRule | AnomalyRule> = {
     "Anomaly-scoring rules in the manner of OWASP's Core Rule Set, written by cfrules (see docs/managed-rules.md).",
   kind: 'managed',
   phase: 'http_request_firewall_managed',
-  rules: [
-    ...scoringRules('owasp-core', [...PROTOCOL_RULES, ...INJECTION_RULES, ...XSS_SQLI_RULES]),
-    anomalyRule,
-  ],
+  rules: [...SCORING_RULES, anomalyRule],
 };

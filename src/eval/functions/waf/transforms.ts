@@ -1,3 +1,4 @@
+import { WAF_TRANSFORMATIONS, type WafTransformation } from '../../../scheme/waf-functions.js';
 import { hexDigit } from '../runtime.js';
 import { md5, sha1 } from './hashes.js';
 
@@ -839,7 +840,8 @@ function sqlHexDecode(value: string): string {
 
 const identity = (value: string): string => value;
 
-const CATALOGUE = {
+// Typed by the scheme's list of names (what the checker accepts), so that each has exactly one function.
+const CATALOGUE: Record<WafTransformation, (value: string) => string> = {
   none: identity,
   lowercase,
   uppercase,
@@ -877,16 +879,14 @@ const CATALOGUE = {
   sha1,
 };
 
-/** The transformation names, spelled as ModSecurity/CRS spell them. */
-export type TransformationName = keyof typeof CATALOGUE;
+/** The transformation names, spelled as ModSecurity/CRS spell them (src/scheme/waf-functions.ts). */
+export type TransformationName = WafTransformation;
 
 /** One transformation: binary string in, binary string out. */
 export const TRANSFORMATIONS: Readonly<Record<TransformationName, (value: string) => string>> =
   Object.freeze(CATALOGUE);
 
-export const TRANSFORMATION_NAMES: readonly TransformationName[] = Object.freeze(
-  Object.keys(TRANSFORMATIONS) as TransformationName[],
-);
+export const TRANSFORMATION_NAMES: readonly TransformationName[] = WAF_TRANSFORMATIONS;
 
 /** Whether `name` is a transformation, spelled exactly (ModSecurity's own lookup is case-insensitive). */
 export function isTransformationName(name: string): name is TransformationName {

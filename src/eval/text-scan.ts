@@ -53,15 +53,30 @@ export class TextScanner {
   scan(text: string, found: (literal: number, end: number) => void): void {
     let state = 0;
     for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      let target = (this.next[state] as Map<number, number>).get(code);
-      while (target === undefined && state !== 0) {
-        state = this.fail[state] as number;
-        target = (this.next[state] as Map<number, number>).get(code);
-      }
-      state = target ?? 0;
+      state = this.step(state, text.charCodeAt(i));
       const outputs = this.outputs[state] as number[];
       for (let k = 0; k < outputs.length; k++) found(outputs[k] as number, i + 1);
     }
+  }
+
+  /** Whether any literal occurs in the text; stops at the first. */
+  findsAny(text: string): boolean {
+    let state = 0;
+    for (let i = 0; i < text.length; i++) {
+      state = this.step(state, text.charCodeAt(i));
+      if ((this.outputs[state] as number[]).length > 0) return true;
+    }
+    return false;
+  }
+
+  /** The state after reading one character. */
+  private step(from: number, code: number): number {
+    let state = from;
+    let target = (this.next[state] as Map<number, number>).get(code);
+    while (target === undefined && state !== 0) {
+      state = this.fail[state] as number;
+      target = (this.next[state] as Map<number, number>).get(code);
+    }
+    return target ?? 0;
   }
 }

@@ -1,0 +1,216 @@
+import type { FunctionDefinition, LiteralValue, Parameter } from './functions.js';
+import { arrayOf } from './types.js';
+import phraseLists from './waf-phrase-lists.json' with { type: 'json' };
+
+/**
+ * The functions Cloudflare's managed rules may use and customers' rules may not (`managedOnly`): the
+ * transformations a web application firewall applies to what it inspects, and its detectors. cfrules'
+ * managed rulesets are written with them (docs/managed-rules.md); the checker refuses them in any other
+ * expression. The evaluator implements them in src/eval/functions/waf/.
+ */
+
+/**
+ * The transformations of `waf_transform`, by ModSecurity's names (the Core Rule Set's `t:` actions).
+ * `none` is accepted and does nothing, so that a rule's list can be written as the Core Rule Set writes it.
+ */
+export const WAF_TRANSFORMATIONS = [
+  'none',
+  'lowercase',
+  'uppercase',
+  'urlDecode',
+  'urlDecodeUni',
+  'urlEncode',
+  'htmlEntityDecode',
+  'jsDecode',
+  'cssDecode',
+  'compressWhitespace',
+  'removeWhitespace',
+  'removeNulls',
+  'replaceNulls',
+  'removeComments',
+  'replaceComments',
+  'removeCommentsChar',
+  'cmdLine',
+  'normalizePath',
+  'normalisePath',
+  'normalizePathWin',
+  'normalisePathWin',
+  'base64Decode',
+  'base64DecodeExt',
+  'base64Encode',
+  'hexDecode',
+  'sqlHexDecode',
+  'utf8toUnicode',
+  'trim',
+  'trimLeft',
+  'trimRight',
+  'escapeSeqDecode',
+  'length',
+  'hexEncode',
+  'md5',
+  'sha1',
+] as const;
+
+export type WafTransformation = (typeof WAF_TRANSFORMATIONS)[number];
+
+const knownTransformations: ReadonlySet<string> = new Set(WAF_TRANSFORMATIONS);
+
+/** A chain is written `name,name,…` (at least one). */
+export const transformationChain = (text: string): WafTransformation[] =>
+  text.split(',').map((name) => name.trim()) as WafTransformation[];
+
+function checkChain(value: LiteralValue): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '')
+    return 'expected transformation names separated by commas';
+  const unknown = transformationChain(value).find((name) => !knownTransformations.has(name));
+  return unknown === undefined ? undefined : `unknown transformation ${JSON.stringify(unknown)}`;
+}
+
+/** Phrase lists of `waf_phrases`, by name: data in waf-phrase-lists.json. */
+export const WAF_PHRASE_LISTS: Readonly<Record<string, readonly string[]>> = phraseLists;
+
+function checkPhraseList(value: LiteralValue): string | undefined {
+  if (typeof value === 'string' && Object.hasOwn(WAF_PHRASE_LISTS, value)) return undefined;
+  return `unknown phrase list; known: ${Object.keys(WAF_PHRASE_LISTS).join(', ')}`;
+}
+
+/** `a-b` byte ranges and single bytes (decimal), separated by commas: `1-8,11-31,127`. */
+export function byteRanges(text: string): [number, number][] | undefined {
+  const ranges: [number, number][] = [];
+  for (const item of text.split(',')) {
+    const match = /^\s*(\d{1,3})\s*(?:-\s*(\d{1,3})\s*)?$/.exec(item);
+    if (!match) return undefined;
+    const low = Number(match[1]);
+    const high = match[2] === undefined ? low : Number(match[2]);
+    if (low > 255 || high > 255 || low > high) return undefined;
+    ranges.push([low, high]);
+  }
+  return ranges;
+}
+
+const checkByteRanges = (value: LiteralValue): string | undefined =>
+  typeof value === 'string' && byteRanges(value)
+    ? undefined
+    : 'expected byte values and ranges between 0 and 255, such as "1-8,11-31,127"';
+
+const mapField: Parameter = { name: 'map', kind: 'field', types: ['Map<_>'] };
+const namePattern: Parameter = { name: 'names', kind: 'literal', types: ['Bytes'], pattern: 'regex' };
+
+const bytesField = (name: string): Parameter => ({ name, kind: 'field', types: ['Bytes'] });
+const TARGETS: Parameter = { name: 'values', kind: 'field', types: ['Bytes', arrayOf('Bytes')] };
+const MANAGED = ['http_request_firewall_managed'] as const;
+
+export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
+  {
+    name: 'waf_transform',
+    params: [{ name: 'transformations', kind: 'literal', types: ['Bytes'], checkValue: checkChain }, TARGETS],
+    variadic: TARGETS,
+    returns: arrayOf('Bytes'),
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      'Every value of the targets (Bytes or arrays of Bytes, in order) after the transformations, applied in order ("urlDecodeUni,lowercase").',
+  },
+  {
+    name: 'waf_transform_steps',
+    params: [{ name: 'transformations', kind: 'literal', types: ['Bytes'], checkValue: checkChain }, TARGETS],
+    variadic: TARGETS,
+    returns: arrayOf('Bytes'),
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      "Every value of the targets before the transformations and after each one, without repeats (ModSecurity's multiMatch).",
+  },
+  {
+    name: 'waf_values_matching',
+    params: [mapField, namePattern],
+    returns: arrayOf('Bytes'),
+    phases: MANAGED,
+    managedOnly: true,
+    description: "The values of the map's members whose name the regex matches (ModSecurity's ARGS:/regex/).",
+  },
+  {
+    name: 'waf_values_except',
+    params: [mapField, namePattern],
+    returns: arrayOf('Bytes'),
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      "The values of the map's members whose name the regex does not match (ModSecurity's exclusions).",
+  },
+  {
+    name: 'waf_detect_sqli',
+    params: [bytesField('value')],
+    returns: 'Bool',
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      'Whether the value reads as SQL injection to a tokenizing detector in the manner of libinjection.',
+  },
+  {
+    name: 'waf_detect_xss',
+    params: [bytesField('value')],
+    returns: 'Bool',
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      'Whether the value holds HTML or JavaScript that can run script, read as an HTML parser would.',
+  },
+  {
+    name: 'waf_ends_with',
+    params: [bytesField('value'), bytesField('suffix')],
+    returns: 'Bool',
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      "Whether the value ends with the suffix, both taken from the request (ModSecurity's @endsWith with a macro).",
+  },
+  {
+    name: 'waf_url_host',
+    params: [bytesField('url')],
+    returns: 'Bytes',
+    phases: MANAGED,
+    managedOnly: true,
+    description: 'The text between "://" and the next "/" of a URL, or missing when there is no such text.',
+  },
+  {
+    name: 'waf_phrases',
+    params: [
+      bytesField('value'),
+      { name: 'list', kind: 'literal', types: ['Bytes'], checkValue: checkPhraseList },
+    ],
+    returns: 'Bool',
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      "Whether the value contains a phrase of the named list, ignoring ASCII case (ModSecurity's @pm).",
+  },
+  {
+    name: 'waf_bytes_within',
+    params: [
+      bytesField('value'),
+      { name: 'ranges', kind: 'literal', types: ['Bytes'], checkValue: checkByteRanges },
+    ],
+    returns: 'Bool',
+    phases: MANAGED,
+    managedOnly: true,
+    description: 'Whether every byte of the value is in the ranges ("32-126,9").',
+  },
+  {
+    name: 'waf_valid_url_encoding',
+    params: [bytesField('value')],
+    returns: 'Bool',
+    phases: MANAGED,
+    managedOnly: true,
+    description: 'Whether every % in the value starts a valid %XX escape.',
+  },
+  {
+    name: 'waf_valid_utf8',
+    params: [bytesField('value')],
+    returns: 'Bool',
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      'Whether the value is valid UTF-8 (no overlong forms, surrogates or code points above U+10FFFF).',
+  },
+];
