@@ -231,8 +231,8 @@ function build(message: Message): { request: unknown; skip?: string } {
     if (/[\r\n\0]/.test(value))
       return { request: {}, skip: `the value of header ${name} holds a line break or NUL byte` };
   }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to encode
   const target = message.target.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to encode
     /[\x00-\x20\x7f#]/g,
     (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`,
   );
@@ -255,7 +255,6 @@ function build(message: Message): { request: unknown; skip?: string } {
  */
 function bodyJson(body: Body): unknown {
   const { text, bytes } = body;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: plain text is tab, line breaks and printable
   if (/^[\t\n\r\x20-\x7e]*$/.test(text)) return text;
   if (!bytes) {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: text without control characters

@@ -107,7 +107,10 @@ function membersRuntime(select: 'values' | 'except'): FunctionRuntime {
       const compiled = new Map<string, CompiledRegex>();
       const regex = (pattern: string) => {
         let found = compiled.get(pattern);
-        if (!found) compiled.set(pattern, (found = engine.compile(pattern)));
+        if (!found) {
+          found = engine.compile(pattern);
+          compiled.set(pattern, found);
+        }
         return found;
       };
       if (isBytes(patternLiteral)) regex(patternLiteral);
@@ -117,7 +120,10 @@ function membersRuntime(select: 'values' | 'except'): FunctionRuntime {
         // Shared by every call site, so that rules excluding the same members get the same array (and
         // waf_transform's cache sees the same target).
         let byPattern = selections.get(map);
-        if (!byPattern) selections.set(map, (byPattern = new Map()));
+        if (!byPattern) {
+          byPattern = new Map();
+          selections.set(map, byPattern);
+        }
         const key = `${select}|${pattern}`;
         const known = byPattern.get(key);
         if (known) return known;

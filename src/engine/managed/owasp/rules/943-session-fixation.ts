@@ -48,7 +48,7 @@ export const SESSION_FIXATION_RULES: readonly CrsRule[] = [
     tags: TAGS,
     // A session id in a link from another site: the Referer's host does not end with this Host.
     expression: sessionIdName,
-    and: String.raw`http.referer matches r"^(?:ht|f)tps?://[^/]*?/" and not waf_ends_with(waf_url_host(http.referer), http.host)`,
+    and: `http.referer matches r"^(?:ht|f)tps?://[^/]*?/" and not waf_ends_with(waf_url_host(http.referer), http.host)`,
   },
   {
     id: 943120,
