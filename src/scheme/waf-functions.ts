@@ -1,6 +1,6 @@
 import type { FunctionDefinition, LiteralValue, Parameter } from './functions.js';
 import { arrayOf } from './types.js';
-import phraseLists from './waf-phrase-lists.json' with { type: 'json' };
+import { PHRASE_LISTS } from './waf-phrase-lists/index.js';
 
 /**
  * The functions Cloudflare's managed rules may use and customers' rules may not (`managedOnly`): the
@@ -66,8 +66,8 @@ function checkChain(value: LiteralValue): string | undefined {
   return unknown === undefined ? undefined : `unknown transformation ${JSON.stringify(unknown)}`;
 }
 
-/** Phrase lists of `waf_phrases`, by name: data in waf-phrase-lists.json. */
-export const WAF_PHRASE_LISTS: Readonly<Record<string, readonly string[]>> = phraseLists;
+/** Phrase lists of `waf_phrases`, by name: data in waf-phrase-lists/. */
+export const WAF_PHRASE_LISTS: Readonly<Record<string, readonly string[]>> = PHRASE_LISTS;
 
 function checkPhraseList(value: LiteralValue): string | undefined {
   if (typeof value === 'string' && Object.hasOwn(WAF_PHRASE_LISTS, value)) return undefined;
