@@ -63,7 +63,7 @@ function checkChain(value: LiteralValue): string | undefined {
   if (typeof value !== 'string' || value.trim() === '')
     return 'expected transformation names separated by commas';
   const unknown = transformationChain(value).find((name) => !knownTransformations.has(name));
-  return unknown === undefined ? undefined : `unknown transformation ${JSON.stringify(unknown)}`;
+  return unknown === undefined ? undefined : `unknown transformation ${unknown}`;
 }
 
 /** Phrase lists of `waf_phrases`, by name: data in waf-phrase-lists/. */
