@@ -31,7 +31,11 @@ describe('what managed rules inspect (waf.* fields)', () => {
     };
     expect(field(form, 'waf.args.names')).toEqual(['a', 'user', 'comment']);
     expect(field(form, 'waf.args.post.values')).toEqual(['bob', '<b>hi']);
-    const json = { method: 'POST', url: 'https://example.com/api', body: { json: { a: { b: [1, 'x'] }, c: null } } };
+    const json = {
+      method: 'POST',
+      url: 'https://example.com/api',
+      body: { json: { a: { b: [1, 'x'] }, c: null } },
+    };
     expect(field(json, 'waf.args.names')).toEqual(['json.a.b.0', 'json.a.b.1', 'json.c']);
     expect(field(json, 'waf.args.values')).toEqual(['1', 'x', '']);
     expect(field(json, 'waf.request.body.processor')).toBe('JSON');
