@@ -51,6 +51,8 @@ export interface CheckerOptions {
   lists?: Scheme['lists'];
   /** `rewrite`: the root is a value (Transform Rules), not a condition. */
   expression: 'filter' | 'rewrite';
+  /** Whether to check that cfrules can run each regex (ValidateOptions.checkRegexRuns). */
+  checkRegexRuns?: boolean;
 }
 
 /** The fields Cloudflare lets hostname and ASN lists follow (rules-language.md §2.5); IP lists fit any Ip. */
@@ -437,7 +439,7 @@ export class TypeChecker implements ParseHooks {
         );
     }
     if (parameter.pattern && typed.kind === 'literal' && typeof typed.value === 'string') {
-      const error = patternError(parameter.pattern, typed.value);
+      const error = patternError(parameter.pattern, typed.value, this.options.checkRegexRuns !== false);
       if (error) {
         const code = parameter.pattern === 'regex' ? 'invalid-regex' : 'invalid-wildcard';
         return make(code, error, this.span(span.start, span.end));
@@ -457,7 +459,7 @@ export class TypeChecker implements ParseHooks {
     const { rhs } = comparison;
     switch (rhs.kind) {
       case 'regex': {
-        const problem = checkRegex(rhs.pattern);
+        const problem = checkRegex(rhs.pattern, { runnable: this.options.checkRegexRuns !== false });
         const regex: TypedRhs = { kind: 'regex', pattern: rhs.pattern, raw: rhs.raw, span: rhs.span };
         if (!problem) return regex;
         if (problem.kind === 'unsupported') {

@@ -36,6 +36,12 @@ export interface ValidateOptions {
    * fields and functions only those rules may (`waf.*`, `waf_*`; docs/managed-rules.md).
    */
   managedRuleset?: boolean;
+  /**
+   * `false` skips the check that cfrules can run each regex (RE2's compile, most of a check's cost), for
+   * expressions whose patterns are known to run: the managed rulesets' catalogue, which its tests check in
+   * full. Default true.
+   */
+  checkRegexRuns?: boolean;
 }
 
 export interface ValidateResult {
@@ -67,7 +73,12 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
 
   const scheme = options.scheme ?? cloudflareScheme;
   const expression = options.expression ?? 'filter';
-  const checker = new TypeChecker(source, { scheme, lists: declaredLists(options.lists), expression });
+  const checker = new TypeChecker(source, {
+    scheme,
+    lists: declaredLists(options.lists),
+    expression,
+    checkRegexRuns: options.checkRegexRuns !== false,
+  });
   const parsed = parse(source, { hooks: checker });
   if (!parsed.ast) return invalid(parsed.diagnostics[0] as Diagnostic);
   const typed = checker.finish(parsed.ast);

@@ -58,7 +58,7 @@ import { RegexSyntaxError } from './syntax/errors.js';
 import { countCaptures, UnsupportedRegexError } from './syntax/flags.js';
 import { checkNesting, Parser } from './syntax/parser.js';
 import type { Ast } from './syntax/syntax-tree.js';
-import { linearTimeRegExp } from './v8/linear.js';
+import { linearTimeFilter, linearTimeRegExp } from './v8/linear.js';
 
 export type { RegexCacheStats } from './re2/cache.js';
 
@@ -72,6 +72,11 @@ interface Plan {
   captures: number;
   /** V8's RegExp for yes/no searches, where it keeps the answers and linear time (./v8/linear.ts). */
   v8: RegExp | undefined;
+  /**
+   * Else, where V8 refuses only the pattern's counted repetitions: V8's RegExp of the pattern with them
+   * relaxed, which rejects most values before RE2 is asked (a superset of the matches).
+   */
+  v8Filter: RegExp | undefined;
 }
 
 /** Plans by pattern; bounded so that a stream of distinct patterns cannot grow memory without end. */
@@ -102,11 +107,14 @@ export function describeRegex(pattern: string): {
   re2: string;
   representation: Representation;
   prefilter: Prefilter;
-  /** What answers a yes/no search: V8's RegExp, the prefilter's literals alone, or RE2 (after the prefilter). */
-  search: 'v8' | 'literals' | 're2';
+  /**
+   * What answers a yes/no search: V8's RegExp, the prefilter's literals alone, V8 with counts relaxed
+   * then RE2 for the values it accepts, or RE2 (after the prefilter).
+   */
+  search: 'v8' | 'literals' | 'v8-then-re2' | 're2';
 } {
-  const { slot, representation, prefilter, v8 } = planOf(pattern);
-  const search = v8 ? 'v8' : prefilter.complete ? 'literals' : 're2';
+  const { slot, representation, prefilter, v8, v8Filter } = planOf(pattern);
+  const search = v8 ? 'v8' : prefilter.complete ? 'literals' : v8Filter ? 'v8-then-re2' : 're2';
   return { re2: slot.source, representation, prefilter, search };
 }
 
@@ -140,8 +148,13 @@ function planOf(pattern: string): Plan {
     prefilter,
     folded: prefilter.checks.some((check) => check.needles.some((needle) => needle.folded)),
     captures: countCaptures(ast),
-    v8: representation === 'bytes' && !prefilter.complete ? linearTimeRegExp(pattern) : undefined,
+    v8: undefined,
+    v8Filter: undefined,
   };
+  if (representation === 'bytes' && !prefilter.complete) {
+    plan.v8 = linearTimeRegExp(pattern);
+    if (!plan.v8) plan.v8Filter = linearTimeFilter(pattern);
+  }
   if (plans.size >= MAX_PLANS) plans.clear();
   plans.set(pattern, plan);
   return plan;
@@ -157,6 +170,7 @@ class Regex implements CompiledRegex {
     if (this.prefiltered) {
       // V8 outruns the prefilter's own checks (which lower-case the input when folding).
       if (this.plan.v8) return this.plan.v8.test(input);
+      if (this.plan.v8Filter && !this.plan.v8Filter.test(input)) return false;
       const { checks, complete } = this.plan.prefilter;
       const lower = this.plan.folded ? input.toLowerCase() : input;
       for (const check of checks) if (!passes(check, input, lower)) return false;

@@ -10,7 +10,7 @@
  *   linear-engine gate for wildcards: `linearTimeSource`.
  */
 
-export { checkRegex, REGEX_SIZE_LIMIT, type RegexProblem } from './check.js';
+export { checkRegex, REGEX_SIZE_LIMIT, type RegexCheckOptions, type RegexProblem } from './check.js';
 export {
   describeRegex,
   type RegexCacheStats,

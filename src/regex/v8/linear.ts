@@ -59,6 +59,23 @@ export function linearTimeRegExp(pattern: string): RegExp | undefined {
 }
 
 /**
+ * A RegExp that matches whatever the pattern matches (and may match more), in linear time: counted
+ * repetitions relaxed to `*` and `+`, for patterns whose counts V8's linear engine refuses (it accepts
+ * bounds up to about 16). A value it rejects cannot match the pattern; a value it accepts must still be
+ * asked of an exact engine. Undefined when V8 cannot run even that.
+ */
+export function linearTimeFilter(pattern: string): RegExp | undefined {
+  let source: string;
+  try {
+    source = translatePattern(pattern, { captures: false, relaxCounts: true });
+  } catch (error) {
+    if (error instanceof UnsupportedPattern) return undefined;
+    throw error;
+  }
+  return linearTimeSource(source);
+}
+
+/**
  * A RegExp of this source (no flags) if V8 can run it in linear time (its linear engine accepts it, and
  * takes over a search that backtracks too much); undefined otherwise.
  */

@@ -117,6 +117,7 @@ class Translator {
   constructor(
     private readonly pattern: string,
     private readonly captures: boolean,
+    private readonly relaxCounts = false,
   ) {}
 
   translate(): string {
@@ -192,6 +193,11 @@ class Translator {
       max =
         match[2] === undefined ? Number(match[1]) : match[3] ? Number(match[3]) : Number.POSITIVE_INFINITY;
       this.at += base.length;
+      if (this.relaxCounts) {
+        // `{n,m}` matches no more than `+` (or `*` when n is 0) does: the relaxed pattern finds a superset.
+        base = Number(match[1]) === 0 ? '*' : '+';
+        max = Number.POSITIVE_INFINITY;
+      }
     } else {
       return undefined;
     }
@@ -409,8 +415,12 @@ const union = (a: ByteSet, b: ByteSet): ByteSet => a.map((member, i) => member |
 /**
  * The RegExp source (no flags needed) equivalent to a Cloudflare pattern, or UnsupportedPattern. With
  * `captures: false` (for a yes/no search) every group is written non-capturing, so the capture-group
- * restriction above does not apply.
+ * restriction above does not apply. With `relaxCounts`, counted repetitions become `*` or `+`: the source
+ * then matches everything the pattern matches and possibly more — a filter, not a translation.
  */
-export function translatePattern(pattern: string, options: { captures?: boolean } = {}): string {
-  return new Translator(pattern, options.captures ?? true).translate();
+export function translatePattern(
+  pattern: string,
+  options: { captures?: boolean; relaxCounts?: boolean } = {},
+): string {
+  return new Translator(pattern, options.captures ?? true, options.relaxCounts ?? false).translate();
 }
