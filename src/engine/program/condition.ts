@@ -1,6 +1,8 @@
 import type { TypedArgument, TypedExpression, TypedValue } from '../../check/typed-ast.js';
 import { describeRegex } from '../../regex/index.js';
 import type { IpRange } from '../../scheme/ip.js';
+import { asciiLower } from '../../scheme/values.js';
+import { WAF_PHRASE_LISTS } from '../../scheme/waf-functions.js';
 
 /**
  * A necessary condition of a rule's expression — "it can only match if …" — in terms an index can answer
@@ -25,17 +27,27 @@ export type Atom =
 /**
  * What an atom tests: a field, or a value computed from fields without `[*]` (`lower(http.user_agent)`,
  * `http.request.headers["x-api-key"][0]`), named by a key that is the same for the same computation, so
- * that the program computes it once per request however many rules test it.
+ * that the program computes it once per request however many rules test it. With `each`, the value is an
+ * array and the atom holds when it holds of one of its elements: `any(X[*] contains "…")`, the shape of
+ * the managed rules (`any(waf_transform(…)[*] matches …)`).
  */
 export interface Tested {
   key: string;
   node: TypedValue;
+  each?: boolean;
 }
 
 /** The key of a value, or undefined for values an index cannot use (mapped, or with expression arguments). */
 export function testedOf(node: TypedValue): Tested | undefined {
   const key = keyOf(node);
   return key === undefined ? undefined : { key, node };
+}
+
+/** `X[*]` with X a value an index can compute: X, tested element by element. */
+function eachOf(node: TypedValue | TypedArgument | undefined): Tested | undefined {
+  if (node?.kind !== 'index' || node.index.kind !== 'map-each' || node.target.mapped) return undefined;
+  const tested = testedOf(node.target);
+  return tested && { key: `${tested.key}[*]`, node: node.target, each: true };
 }
 
 function keyOf(node: TypedValue): string | undefined {
@@ -107,9 +119,48 @@ export function conditionOf(node: TypedExpression, popularity: Popularity = new 
       return comparison(node);
     case 'predicate':
       return predicate(node);
+    case 'quantifier':
+      // any(…[*] …): the test must hold of one element. (all(…) holds of an empty array: no condition.)
+      return node.quantifier === 'any' ? conditionOfElements(node.operand, popularity) : undefined;
     default:
       return undefined;
   }
+}
+
+/** The condition of an `any` operand: comparisons and predicates over `X[*]`, and their and/or. */
+function conditionOfElements(node: TypedExpression, popularity: Popularity): Condition {
+  if (node.kind === 'logical' && node.op !== 'xor') {
+    const conditions = node.operands.map((operand) => conditionOfElements(operand, popularity));
+    return node.op === 'and' ? narrowest(conditions, popularity) : union(conditions);
+  }
+  if (node.kind === 'comparison') {
+    const value = eachOf(node.lhs);
+    return value && comparisonAtoms(value, node.lhs.type, node.op, node.rhs);
+  }
+  if (node.kind === 'predicate' && node.value.kind === 'call' && node.value.perElement) {
+    const call = node.value;
+    const value = eachOf(call.args[0]);
+    if (!value) return undefined;
+    const literal = call.args[1];
+    if (literal?.kind !== 'literal' || typeof literal.value !== 'string') return undefined;
+    // A managed rule's phrase list: one of its phrases, in any case, is in the element.
+    if (call.name === 'waf_phrases') {
+      const phrases = WAF_PHRASE_LISTS[literal.value] ?? [];
+      if (phrases.length === 0 || phrases.includes('')) return undefined;
+      return phrases.map((phrase) => ({
+        kind: 'text' as const,
+        value,
+        literal: asciiLower(phrase),
+        place: 'anywhere' as const,
+        folded: true,
+      }));
+    }
+    const place = PLACES[call.name];
+    return place && literal.value !== ''
+      ? [{ kind: 'text', value, literal: literal.value, place }]
+      : undefined;
+  }
+  return undefined;
 }
 
 /** Of the conjuncts' conditions, the one fewest requests meet (any one is necessary). */
@@ -153,10 +204,17 @@ function union(conditions: Condition[]): Condition {
 }
 
 function comparison(node: Extract<TypedExpression, { kind: 'comparison' }>): Condition {
-  const { lhs, rhs, op } = node;
-  const value = testedOf(lhs);
-  if (value === undefined) return undefined;
-  if (lhs.type === 'Bytes') {
+  const value = testedOf(node.lhs);
+  return value && comparisonAtoms(value, node.lhs.type, node.op, node.rhs);
+}
+
+function comparisonAtoms(
+  value: Tested,
+  type: TypedValue['type'],
+  op: Extract<TypedExpression, { kind: 'comparison' }>['op'],
+  rhs: Extract<TypedExpression, { kind: 'comparison' }>['rhs'],
+): Condition {
+  if (type === 'Bytes') {
     if (op === 'eq' && rhs.kind === 'bytes') return [{ kind: 'equals', value, values: [rhs.value] }];
     if (op === 'in' && rhs.kind === 'bytes-set')
       return [{ kind: 'equals', value, values: rhs.items.map((item) => item.value) }];
@@ -164,7 +222,7 @@ function comparison(node: Extract<TypedExpression, { kind: 'comparison' }>): Con
       return [{ kind: 'text', value, literal: rhs.value, place: 'anywhere' }];
     if (op === 'matches' && rhs.kind === 'regex') return regexLiterals(value, rhs.pattern);
   }
-  if (lhs.type === 'Ip') {
+  if (type === 'Ip') {
     if (op === 'eq' && rhs.kind === 'ip')
       return [{ kind: 'ip', value, ranges: [{ from: rhs.value, to: rhs.value }] }];
     if (op === 'in' && rhs.kind === 'ip-set') return [{ kind: 'ip', value, ranges: rhs.items }];

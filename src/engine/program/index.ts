@@ -95,10 +95,14 @@ class IndexedProgram {
     if (!this.readers.has(key)) {
       const read: Reader = compileValue(tested.node);
       // Lower-casing a binary string maps each byte to one byte, as the prefilter's folded needles expect.
-      const lower: Reader = (context) => {
-        const value = read(context);
-        return typeof value === 'string' ? value.toLowerCase() : undefined;
-      };
+      const lowerOf = (value: Value | undefined) =>
+        typeof value === 'string' ? value.toLowerCase() : undefined;
+      const lower: Reader = tested.each
+        ? (context) => {
+            const value = read(context);
+            return Array.isArray(value) ? (value.map(lowerOf) as Value) : undefined;
+          }
+        : (context) => lowerOf(read(context));
       this.readers.set(key, folded ? lower : read);
     }
     return key;
@@ -120,10 +124,11 @@ class IndexedProgram {
   candidates(context: RequestContext): Uint8Array {
     const marks = this.always.slice();
     for (const { read, values } of this.equals) {
-      const value = read(context);
-      if (typeof value !== 'string') continue;
-      const rules = values.get(value);
-      if (rules) for (const rule of rules) marks[rule] = 1;
+      // A value tested element by element (`any(X[*] eq …)`) is an array: each element is looked up.
+      forEachText(read(context), (value) => {
+        const rules = values.get(value);
+        if (rules) for (const rule of rules) marks[rule] = 1;
+      });
     }
     for (const { read, index } of this.ips) {
       const value = read(context);
@@ -131,18 +136,24 @@ class IndexedProgram {
       for (const rule of index.find(value as IpAddress)) marks[rule] = 1;
     }
     for (const { read, scanner, uses } of this.texts) {
-      const value = read(context);
-      if (typeof value !== 'string') continue;
-      scanner.scan(value, (literal, end) => {
-        const start = end - (scanner.literals[literal] as string).length;
-        for (const use of uses[literal] as TextIndex['uses'][number]) {
-          if (use.place === 'anywhere' || (use.place === 'start' ? start === 0 : end === value.length))
-            marks[use.rule] = 1;
-        }
+      forEachText(read(context), (value) => {
+        scanner.scan(value, (literal, end) => {
+          const start = end - (scanner.literals[literal] as string).length;
+          for (const use of uses[literal] as TextIndex['uses'][number]) {
+            if (use.place === 'anywhere' || (use.place === 'start' ? start === 0 : end === value.length))
+              marks[use.rule] = 1;
+          }
+        });
       });
     }
     return marks;
   }
+}
+
+/** A Bytes value, or each Bytes element of an array value. */
+function forEachText(value: Value | undefined, visit: (text: string) => void): void {
+  if (typeof value === 'string') visit(value);
+  else if (Array.isArray(value)) for (const item of value) if (typeof item === 'string') visit(item);
 }
 
 function mapOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {

@@ -103,6 +103,19 @@ describe('the indexed program', () => {
     expect(matching(rules, { url: 'https://e.example/', headers: [['X-Api-Key', 'k2']] })).toEqual([]);
   });
 
+  it('finds literals in the elements of an array tested with any(…[*] …), as managed rules test them', () => {
+    const rules = [
+      'any(http.request.uri.args.values[*] contains "union")',
+      'any(http.request.uri.args.names[*] eq "ID")',
+      'any(http.request.uri.args.values[*] matches "(?i)^select\\b")',
+      'all(http.request.uri.args.values[*] contains "x")',
+      'any(not http.request.uri.args.values[*] contains "z")',
+    ];
+    expect(matching(rules, { url: 'https://e.example/?ID=1+union&q=SELECT%20a' })).toEqual([0, 1, 2, 4]);
+    expect(matching(rules, { url: 'https://e.example/?q=select+x' })).toEqual([2, 3, 4]);
+    expect(matching(rules, { url: 'https://e.example/' })).toEqual([3]);
+  });
+
   it('treats a missing field as matching nothing', () => {
     expect(matching(['ip.src in {0.0.0.0/0}', 'http.host eq ""'], {})).toEqual([]);
   });
@@ -150,6 +163,16 @@ describe('the indexed program and rule-by-rule evaluation', () => {
     fc.constantFrom('k1', 'k2', '').map((k) => `http.request.headers["x-key"][0] eq ${quoted(k)}`),
     fc.constantFrom(...hosts).map((h) => `lower(http.host) eq ${quoted(h.toLowerCase())}`),
     fc.constantFrom(...literals).map((l) => `ends_with(lower(http.request.uri.path), ${quoted(l)})`),
+    // Tests of each element of an array (the managed rules' shape).
+    fc.constantFrom(...literals).map((l) => `any(http.request.uri.args.values[*] contains ${quoted(l)})`),
+    fc.constantFrom('id', 'q', 'x').map((n) => `any(http.request.uri.args.names[*] eq ${quoted(n)})`),
+    fc
+      .constantFrom(...literals)
+      .map((l) => `any(starts_with(http.request.uri.args.values[*], ${quoted(l)}))`),
+    fc
+      .constantFrom('^/a', 'php$', '(?i)ADMIN')
+      .map((r) => `any(http.request.uri.args.values[*] matches ${quoted(r)})`),
+    fc.constantFrom(...literals).map((l) => `all(http.request.uri.args.values[*] contains ${quoted(l)})`),
   );
   const expression: fc.Arbitrary<string> = fc.letrec((tie) => ({
     node: fc.oneof(
@@ -166,6 +189,9 @@ describe('the indexed program and rule-by-rule evaluation', () => {
     path: fc.constantFrom(...paths),
     clientIp: fc.option(fc.constantFrom(...ips), { nil: undefined }),
     key: fc.option(fc.constantFrom('k1', 'k2', 'K1', ''), { nil: undefined }),
+    query: fc.option(fc.constantFrom('id=/admin', 'q=x.php&x=login', 'x=ADMIN&id=', 'id=A'), {
+      nil: undefined,
+    }),
   });
 
   it('agree on random zones and requests', () => {
@@ -177,7 +203,7 @@ describe('the indexed program and rule-by-rule evaluation', () => {
           for (const r of requests) {
             matching(expressions, {
               method: r.method,
-              url: `https://${r.host}${r.path}`,
+              url: `https://${r.host}${r.path}${r.query ? `?${r.query}` : ''}`,
               ...(r.clientIp ? { clientIp: r.clientIp } : {}),
             });
           }
