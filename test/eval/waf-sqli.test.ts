@@ -109,6 +109,7 @@ const ATTACKS: readonly (readonly [input: string, fingerprint: string])[] = [
   ['1-sleep(5)', '1of(1'],
   ["'-sleep(5)-'", 'sof(1'],
   ["'+sleep(5)+'", 'sof(1'],
+  ["x'*2--", 'so1c'],
   ["' xor sleep(5)--", 's&f(1'],
   // a value that is a call
   ['sleep(5)', 'f(1)'],
@@ -118,6 +119,7 @@ const ATTACKS: readonly (readonly [input: string, fingerprint: string])[] = [
   ['version()', 'f()'],
   ['user()', 'f()'],
   ["load_file('/etc/passwd')", 'f(s)'],
+  ['concat(0x7e,version())', 'f(1,f'],
   // error-based and blind
   ["' and extractvalue(1,concat(0x7e,version()))--", 's&f(1'],
   ['1 and updatexml(1,concat(0x7e,(select user())),1)', '1&f(1'],

@@ -1202,10 +1202,11 @@ function operation(i: number, closedString: boolean): boolean {
   if (u === COMMENT && k + 1 === depth) return isWordOperator(slots[i]) && cutsOff(slots[k]);
   if (isSystemVariableAt(k)) return true;
   const w = typeAt(k + 1);
-  // x'=1 AND …, x'=1 ORDER BY…, x'=1--: a comparison, then more.
-  if (!isValue(u) || !isComparison(slots[i])) return false;
+  if (!isValue(u)) return false;
+  // x'*2--, x'=1--: an operation, then a comment that cuts the rest off.
   if (w === COMMENT) return cutsOff(slots[k + 1]);
-  return w === LOGIC || w === UNION || w === GROUP;
+  // x'=1 AND …, x'=1 ORDER BY…: a comparison, then more.
+  return isComparison(slots[i]) && (w === LOGIC || w === UNION || w === GROUP);
 }
 
 function isWordOperator(tok: Token): boolean {
@@ -1272,9 +1273,12 @@ function cutsOff(comment: Token): boolean {
 function callAtStart(): boolean {
   const u = typeAt(2);
   if (u === STATEMENT || isSystemVariableAt(2)) return true;
-  // A formula (`max(1, 2)`, `year (2020)`) is not an injection; a probe is (`sleep(20)`, `user()`).
+  // A formula (`max(1, 2)`, `year (2020)`) is not an injection; a probe is, or a call with one in it
+  // (`sleep(20)`, `user()`, `concat(0x7e,version())`).
   const argument = u === NUMBER || u === STRING || u === RPAREN || u === FUNCTION || u === 0;
-  return argument && (isProbeAt(0) || isProbeAt(2));
+  if (!argument) return false;
+  for (let k = 0; k < depth; k++) if (isProbeAt(k)) return true;
+  return false;
 }
 
 /** A value that starts with a statement: `select * from users`, `select @@version`, `drop table x`. */
