@@ -146,6 +146,20 @@ function tracking(corpus: CorpusBuilder, v: Visitor, pageUrl: string, title: str
         ),
       )
       .join('|');
+    // Client hints exist in Chromium browsers only.
+    const hints =
+      /Chrome|Edg|OPR|YaBrowser|SamsungBrowser/.test(v.browser.userAgent) &&
+      v.browser.family !== 'chrome-ios';
+    const clientHints = {
+      uaa: 'x86',
+      uab: '64',
+      uafvl: brands,
+      uamb: v.browser.mobile ? '1' : '0',
+      uam: '',
+      uap: v.browser.platform.replace(/"/g, ''),
+      uapv: '15.0.0',
+      uaw: '0',
+    };
     const params = new URLSearchParams({
       v: '2',
       tid: 'G-9ZQ1KX4T7B',
@@ -158,14 +172,7 @@ function tracking(corpus: CorpusBuilder, v: Visitor, pageUrl: string, title: str
       cid: `${random.digits(10)}.${random.time()}`,
       ul: v.language.split(',')[0]?.toLowerCase() ?? 'en-us',
       sr: random.pick(['1920x1080', '1440x900', '390x844', '412x915', '2560x1440']),
-      uaa: 'x86',
-      uab: '64',
-      uafvl: brands,
-      uamb: v.browser.mobile ? '1' : '0',
-      uam: '',
-      uap: v.browser.platform.replace(/"/g, ''),
-      uapv: '15.0.0',
-      uaw: '0',
+      ...(hints ? clientHints : {}),
       are: '1',
       frm: '0',
       pscdl: 'noapi',
@@ -209,13 +216,17 @@ function tracking(corpus: CorpusBuilder, v: Visitor, pageUrl: string, title: str
       pv_id: random.alnum(6),
       pf_net: String(random.int(0, 300)),
       pf_srv: String(random.int(10, 900)),
-      uadata: JSON.stringify({
-        fullVersionList: [{ brand: 'Chromium', version: `${v.browser.major}.0.6367.91` }],
-        mobile: v.browser.mobile,
-        model: '',
-        platform: v.browser.platform.replace(/"/g, ''),
-        platformVersion: '15.0.0',
-      }),
+      ...(/Chrome|Edg/.test(v.browser.userAgent) && v.browser.family !== 'chrome-ios'
+        ? {
+            uadata: JSON.stringify({
+              fullVersionList: [{ brand: 'Chromium', version: `${v.browser.major}.0.6367.91` }],
+              mobile: v.browser.mobile,
+              model: '',
+              platform: v.browser.platform.replace(/"/g, ''),
+              platformVersion: '15.0.0',
+            }),
+          }
+        : {}),
       pdf: '1',
       qt: '0',
       realp: '0',

@@ -18,24 +18,24 @@ export const DEFAULT_SEED = 20240501;
 
 /** How many times each generator runs (a visit or a search yields several requests). */
 const PLAN: readonly (readonly [(corpus: CorpusBuilder) => void, number])[] = [
-  [visit, 330],
-  [listing, 250],
-  [preflight, 150],
+  [visit, 240],
+  [listing, 200],
+  [preflight, 120],
   [media, 60],
   [oauth, 70],
   [signedUrl, 70],
   [mailTracking, 50],
-  [restWrite, 500],
-  [restRead, 250],
+  [restWrite, 400],
+  [restRead, 200],
   [mobileWrite, 150],
   [cliCall, 60],
-  [graphql, 200],
+  [graphql, 160],
   [jsonRpc, 50],
-  [formPost, 280],
+  [formPost, 230],
   [upload, 90],
-  [webhook, 150],
-  [monitor, 200],
-  [crawl, 200],
+  [webhook, 130],
+  [monitor, 150],
+  [crawl, 160],
 ];
 
 /** Kinds whose requests a real site receives from legitimate users but that discuss or show attacks. */
