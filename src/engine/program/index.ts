@@ -61,8 +61,10 @@ class IndexedProgram {
         } else if (atom.kind === 'ip') {
           const list = mapOf(ips, this.key(atom.value), () => []);
           for (const range of atom.ranges) list.push({ range, rule });
-        } else
-          mapOf(texts, this.key(atom.value, atom.folded === true), () => []).push({
+        }
+        // Folded literals (lower case, from a regex's `(?i)`) go to a scanner that ignores the text's case.
+        else
+          mapOf(texts, `${atom.folded ? 'ci|' : ''}${this.key(atom.value)}`, () => []).push({
             literal: atom.literal,
             rule,
             place: atom.place,
@@ -71,8 +73,10 @@ class IndexedProgram {
     });
     for (const [key, values] of equals) this.equals.push({ read: this.reader(key), values });
     for (const [key, entries] of ips) this.ips.push({ read: this.reader(key), index: new IpIndex(entries) });
-    for (const [key, entries] of texts) {
-      const scanner = new TextScanner();
+    for (const [textKey, entries] of texts) {
+      const ignoreCase = textKey.startsWith('ci|');
+      const key = ignoreCase ? textKey.slice(3) : textKey;
+      const scanner = new TextScanner(ignoreCase);
       const ids = new Map<string, number>();
       const uses: TextIndex['uses'] = [];
       for (const { literal, rule, place } of entries) {
@@ -90,22 +94,9 @@ class IndexedProgram {
   }
 
   /** Registers the value an atom tests; its key. */
-  private key(tested: Tested, folded = false): string {
-    const key = folded ? `lower(${tested.key})` : tested.key;
-    if (!this.readers.has(key)) {
-      const read: Reader = compileValue(tested.node);
-      // Lower-casing a binary string maps each byte to one byte, as the prefilter's folded needles expect.
-      const lowerOf = (value: Value | undefined) =>
-        typeof value === 'string' ? value.toLowerCase() : undefined;
-      const lower: Reader = tested.each
-        ? (context) => {
-            const value = read(context);
-            return Array.isArray(value) ? (value.map(lowerOf) as Value) : undefined;
-          }
-        : (context) => lowerOf(read(context));
-      this.readers.set(key, folded ? lower : read);
-    }
-    return key;
+  private key(tested: Tested): string {
+    if (!this.readers.has(tested.key)) this.readers.set(tested.key, compileValue(tested.node));
+    return tested.key;
   }
 
   private reader(key: string): Reader {

@@ -9,7 +9,9 @@ import { CRS_FAMILIES } from './rules/index.js';
 export function owaspDetection(...numbers: number[]): string {
   const rules = numbers.map(crsRule);
   const expressions = rules.map((rule) => crsExpression(rule));
-  return expressions.length === 1 ? (expressions[0] as string) : expressions.map((e) => `(${e})`).join(' or ');
+  return expressions.length === 1
+    ? (expressions[0] as string)
+    : expressions.map((e) => `(${e})`).join(' or ');
 }
 
 const byNumber = new Map<number, CrsRule>([...CRS_FAMILIES.values()].flat().map((rule) => [rule.id, rule]));

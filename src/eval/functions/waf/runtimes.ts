@@ -141,7 +141,7 @@ function membersRuntime(select: 'values' | 'except'): FunctionRuntime {
   };
 }
 
-/** A phrase list's matcher: Aho–Corasick over the lower-cased phrases, built on first use. */
+/** A phrase list's matcher: Aho–Corasick over the lower-cased phrases, in any case, built on first use. */
 const phraseScanners = new Map<string, TextScanner>();
 
 function phraseScanner(list: string): TextScanner | undefined {
@@ -149,7 +149,7 @@ function phraseScanner(list: string): TextScanner | undefined {
   if (!scanner) {
     const phrases = WAF_PHRASE_LISTS[list];
     if (!phrases) return undefined;
-    scanner = new TextScanner();
+    scanner = new TextScanner(true);
     for (const phrase of phrases) if (phrase !== '') scanner.add(asciiLower(phrase));
     scanner.build();
     phraseScanners.set(list, scanner);
@@ -162,7 +162,7 @@ const phrasesRuntime: FunctionRuntime = {
     const prepared = isBytes(listLiteral) ? phraseScanner(listLiteral) : undefined;
     return ([value, listArgument]) => {
       const scanner = prepared ?? (isBytes(listArgument) ? phraseScanner(listArgument) : undefined);
-      return isBytes(value) && scanner ? scanner.findsAny(asciiLower(value)) : undefined;
+      return isBytes(value) && scanner ? scanner.findsAny(value) : undefined;
     };
   },
 };
