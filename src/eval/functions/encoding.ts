@@ -119,12 +119,28 @@ export function urlDecode(source: string, options = ''): string {
   }
 }
 
+/**
+ * The last value decoded, per options: rules of a zone often decode the same field (a body of hundreds of
+ * kilobytes, the query), and one request asks for it once per rule. Decoding is a pure function of its
+ * input, so the answer for the same input is the one already computed.
+ */
+const lastDecoded = new Map<string, { source: string; result: string }>();
+
+function urlDecodeRemembered(source: string, options: string): string {
+  const last = lastDecoded.get(options);
+  if (last && last.source === source) return last.result;
+  const result = urlDecode(source, options);
+  if (lastDecoded.size > 16) lastDecoded.clear();
+  lastDecoded.set(options, { source, result });
+  return result;
+}
+
 const urlDecodeRuntime: FunctionRuntime = {
   prepare:
     ([, optionsLiteral]) =>
     ([source, optionsArgument]) => {
       const options = optionsLiteral ?? optionsArgument ?? '';
-      return isBytes(source) && isBytes(options) ? urlDecode(source, options) : undefined;
+      return isBytes(source) && isBytes(options) ? urlDecodeRemembered(source, options) : undefined;
     },
 };
 
