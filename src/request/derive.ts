@@ -12,7 +12,10 @@ import {
   splitCookies,
 } from './parsing.js';
 import {
+  argsCombinedSize,
   bodyProcessor,
+  filesCombinedSize,
+  multipartHeaders,
   requestBasename,
   requestFilename,
   requestLine,
@@ -147,6 +150,9 @@ function wafDerivations(): [string, Derivation][] {
     ['waf.headers.values', (_, h) => values(h.headers)],
     ['waf.files.names', (r, h) => values(wafFiles(r, h))],
     ['waf.files.fields', (r, h) => names(wafFiles(r, h))],
+    ['waf.files.combined_size', (r, h) => filesCombinedSize(r, h)],
+    ['waf.args.combined_size', (r, h) => argsCombinedSize(r, h)],
+    ['waf.multipart.headers', (r, h) => multipartHeaders(r, h)],
     ['waf.xml.values', (_, h) => xmlValues(h)],
     ['waf.request.filename', (_, h) => requestFilename(h)],
     ['waf.request.basename', (_, h) => requestBasename(h)],

@@ -14,6 +14,8 @@ export interface MultipartPart {
   filenames: string[];
   contentTypes: string[];
   transferEncodings: string[];
+  /** The part's header lines as sent (without their line break), including any that are not `name: value`. */
+  headerLines: string[];
   /** The part's content, undecoded. */
   value: string;
 }
@@ -61,7 +63,8 @@ function readPart(text: string): MultipartPart | undefined {
     return undefined; // headers never ended (cut off): nothing usable
   }
   const headers: HeaderLine[] = [];
-  for (const line of text.slice(0, headerEnd).split(/\r?\n/)) {
+  const headerLines = headerEnd === 0 ? [] : text.slice(0, headerEnd).split(/\r?\n/);
+  for (const line of headerLines) {
     const colon = line.indexOf(':');
     if (colon > 0) headers.push([trimOws(line.slice(0, colon)), trimOws(line.slice(colon + 1))]);
   }
@@ -81,6 +84,7 @@ function readPart(text: string): MultipartPart | undefined {
     filenames,
     contentTypes: headerValues(headers, 'content-type'),
     transferEncodings: headerValues(headers, 'content-transfer-encoding'),
+    headerLines,
     value: text.slice(contentStart),
   };
 }

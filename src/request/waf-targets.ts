@@ -1,7 +1,8 @@
-import { bytesOf as utf8Bytes, textOf as utf8Text } from '../scheme/values.js';
+import { asciiLower, bytesOf as utf8Bytes, textOf as utf8Text } from '../scheme/values.js';
 import { inspectedBody, multipartParts } from './body.js';
 import { percentDecode, trimOws } from './encoding.js';
 import { type HttpMessage, memo, type SampleRequest } from './model.js';
+import { parseMultipart } from './multipart.js';
 import { headerValues, type Pair, parseContentType, splitArguments } from './parsing.js';
 
 /**
@@ -109,12 +110,93 @@ export function wafCookies(request: SampleRequest, h: HttpMessage): Pair[] {
   });
 }
 
-/** Uploaded files: the part's field name and the file name it gives. */
-export function wafFiles(request: SampleRequest, h: HttpMessage): Pair[] {
+/**
+ * The parameters of a multipart part's Content-Disposition as ModSecurity's multipart parser reads them: a
+ * quoted value ends at the next unescaped `"`, and a backslash escapes only `"` and `\` — any other
+ * backslash is part of the value (browsers send Windows paths that way), so `"1.j\s\p"` stays `1.j\s\p`.
+ * Names are lower-cased; the first of a repeated name wins.
+ */
+export function dispositionParameters(disposition: string): Map<string, string> {
+  const params = new Map<string, string>();
+  let at = disposition.indexOf(';');
+  while (at !== -1 && at < disposition.length) {
+    at++;
+    while (disposition[at] === ' ' || disposition[at] === '\t') at++;
+    const eq = disposition.indexOf('=', at);
+    const semicolon = disposition.indexOf(';', at);
+    if (eq === -1 || (semicolon !== -1 && semicolon < eq)) {
+      at = semicolon;
+      continue;
+    }
+    const name = asciiLower(trimOws(disposition.slice(at, eq)));
+    let start = eq + 1;
+    while (disposition[start] === ' ' || disposition[start] === '\t') start++;
+    let value = '';
+    if (disposition[start] === '"') {
+      let i = start + 1;
+      for (; i < disposition.length && disposition[i] !== '"'; i++) {
+        const next = disposition[i + 1];
+        if (disposition[i] === '\\' && (next === '"' || next === '\\')) i++;
+        value += disposition[i];
+      }
+      at = disposition.indexOf(';', i);
+    } else {
+      const end = disposition.indexOf(';', start);
+      value = trimOws(disposition.slice(start, end === -1 ? disposition.length : end));
+      at = end;
+    }
+    if (!params.has(name)) params.set(name, value);
+  }
+  return params;
+}
+
+/** The multipart parts that upload a file (their Content-Disposition gives a file name), with its parameters. */
+function fileParts(request: SampleRequest, h: HttpMessage) {
   if (bodyProcessor(h) !== 'multipart') return [];
-  return (multipartParts(request, h) ?? []).flatMap((part) =>
-    part.filenames.map((filename): Pair => [part.names[0] ?? '', filename]),
+  return memo(request, 'waf.files', () =>
+    (multipartParts(request, h) ?? []).flatMap((part) => {
+      const params = part.dispositions.map(dispositionParameters).find((found) => found.has('filename'));
+      return params
+        ? [{ field: params.get('name') ?? '', filename: params.get('filename') ?? '', part }]
+        : [];
+    }),
   );
+}
+
+/** Uploaded files: the part's field name and the file name it gives (FILES_NAMES and FILES). */
+export function wafFiles(request: SampleRequest, h: HttpMessage): Pair[] {
+  return fileParts(request, h).map(({ field, filename }): Pair => [field, filename]);
+}
+
+/**
+ * The bytes of every uploaded file together: ModSecurity's FILES_COMBINED_SIZE. A size is not content:
+ * it is counted over the whole body, past the inspection limit that cuts what rules read.
+ */
+export function filesCombinedSize(request: SampleRequest, h: HttpMessage): number {
+  if (h.body.length <= h.bodyLimit)
+    return fileParts(request, h).reduce((sum, { part }) => sum + part.value.length, 0);
+  const boundary = contentTypeOf(h)?.params.get('boundary');
+  if (bodyProcessor(h) !== 'multipart' || !boundary) return 0;
+  let size = 0;
+  for (const part of parseMultipart(h.body, boundary))
+    if (part.dispositions.some((disposition) => dispositionParameters(disposition).has('filename')))
+      size += part.value.length;
+  return size;
+}
+
+/** The length of every argument's name and value together: ModSecurity's ARGS_COMBINED_SIZE. */
+export function argsCombinedSize(request: SampleRequest, h: HttpMessage): number {
+  const { query, body } = wafArguments(request, h);
+  let size = 0;
+  for (const [name, value] of query) size += name.length + value.length;
+  for (const [name, value] of body) size += name.length + value.length;
+  return size;
+}
+
+/** Every header line of every multipart part, as sent: ModSecurity's MULTIPART_PART_HEADERS. */
+export function multipartHeaders(request: SampleRequest, h: HttpMessage): string[] {
+  if (bodyProcessor(h) !== 'multipart') return [];
+  return (multipartParts(request, h) ?? []).flatMap((part) => part.headerLines);
 }
 
 /** The path as sent, without the query: ModSecurity's REQUEST_FILENAME. */

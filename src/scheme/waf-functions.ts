@@ -93,6 +93,9 @@ const checkByteRanges = (value: LiteralValue): string | undefined =>
     ? undefined
     : 'expected byte values and ranges between 0 and 255, such as "1-8,11-31,127"';
 
+const checkGroup = (value: LiteralValue): string | undefined =>
+  typeof value === 'bigint' && value >= 0n && value <= 9n ? undefined : 'expected a group number from 0 to 9';
+
 const mapField: Parameter = { name: 'map', kind: 'field', types: ['Map<_>'] };
 const namePattern: Parameter = { name: 'names', kind: 'literal', types: ['Bytes'], pattern: 'regex' };
 
@@ -195,6 +198,28 @@ export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
     phases: MANAGED,
     managedOnly: true,
     description: 'Whether every byte of the value is in the ranges ("32-126,9").',
+  },
+  {
+    name: 'waf_capture',
+    params: [
+      bytesField('value'),
+      { name: 'regex', kind: 'literal', types: ['Bytes'], pattern: 'regex' },
+      { name: 'group', kind: 'literal', types: ['Int'], checkValue: checkGroup },
+    ],
+    returns: 'Bytes',
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      "The text of a capture group (0: the whole match) of the regex's first match in the value, or missing when it does not match or the group took no part (ModSecurity's capture into TX:0 to TX:9).",
+  },
+  {
+    name: 'waf_less_than',
+    params: [bytesField('value'), bytesField('other')],
+    returns: 'Bool',
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      "Whether the value, read as a whole decimal number, is less than the other, both taken from the request (ModSecurity's @lt with a macro, as in TX:2 @lt %{tx.1}); false unless both are digits only.",
   },
   {
     name: 'waf_valid_url_encoding',

@@ -34,6 +34,7 @@ const COLLECTIONS: Readonly<Record<string, Collection>> = {
   FILES: { values: 'waf.files.names' },
   FILES_NAMES: { values: 'waf.files.fields' },
   XML: { values: 'waf.xml.values' },
+  MULTIPART_PART_HEADERS: { values: 'waf.multipart.headers' },
 };
 
 /** Variables with one value. */

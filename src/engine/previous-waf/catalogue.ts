@@ -394,7 +394,7 @@ const OWASP_GROUPS: readonly GroupSpec[] = [
     key: 'protocol',
     name: 'OWASP Protocol Anomalies',
     description: 'Missing or malformed headers and encodings.',
-    replacedBy: owaspCategories('protocol'),
+    replacedBy: owaspCategories('attack-protocol'),
     rules: [
       { key: 'missing-host', description: 'Missing Host header', replacedBy: owaspRules(920280) },
       { key: 'missing-accept', description: 'Missing Accept header', replacedBy: owaspRules(920300) },
@@ -403,7 +403,7 @@ const OWASP_GROUPS: readonly GroupSpec[] = [
         description: 'Missing or empty User-Agent header',
         replacedBy: owaspRules(920320, 920330),
       },
-      { key: 'url-encoding', description: 'Invalid URL encoding', replacedBy: owaspRules(920220) },
+      { key: 'url-encoding', description: 'Invalid URL encoding', replacedBy: owaspRules(920240) },
       { key: 'null-byte', description: 'Null byte in the request', replacedBy: owaspRules(920270) },
       { key: 'get-body', description: 'GET or HEAD request with a body', replacedBy: owaspRules(920170) },
     ],
@@ -412,7 +412,7 @@ const OWASP_GROUPS: readonly GroupSpec[] = [
     key: 'http-policy',
     name: 'OWASP HTTP Policy',
     description: 'Methods, file extensions, headers and content types the site allows.',
-    replacedBy: owaspCategories('method-enforcement', 'protocol'),
+    replacedBy: owaspCategories('attack-generic', 'attack-protocol'),
     rules: [
       { key: 'method', description: 'Method not allowed', replacedBy: owaspRules(911100) },
       { key: 'extension', description: 'Restricted file extension', replacedBy: owaspRules(920440) },
@@ -433,14 +433,18 @@ const OWASP_GROUPS: readonly GroupSpec[] = [
     key: 'bad-robots',
     name: 'OWASP Bad Robots',
     description: 'Security scanners and scripted clients.',
-    replacedBy: owaspCategories('scanner'),
+    replacedBy: owaspCategories('attack-reputation-scanner'),
     rules: [
       {
         key: 'scanners',
         description: 'Security scanner user agents',
-        replacedBy: owaspRules(913100, 913110),
+        replacedBy: owaspRules(913100),
       },
-      { key: 'scripts', description: 'Scripting and generic HTTP clients', replacedBy: owaspRules(913101) },
+      {
+        key: 'scripts',
+        description: 'Scripting and generic HTTP clients',
+        replacedBy: managedRules('bot-scripted-client'),
+      },
     ],
   },
 ];

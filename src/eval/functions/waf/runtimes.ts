@@ -184,6 +184,39 @@ const bytesWithinRuntime: FunctionRuntime = {
   },
 };
 
+/** The regex's first match's group `group`, the pattern compiled once (ModSecurity's `capture`). */
+const captureRuntime: FunctionRuntime = {
+  prepare: ([, patternLiteral], context) => {
+    const engine = context?.regexEngine ?? re2RegexEngine;
+    const compiled = new Map<string, CompiledRegex>();
+    const regex = (pattern: string) => {
+      let found = compiled.get(pattern);
+      if (!found) {
+        found = engine.compile(pattern);
+        compiled.set(pattern, found);
+      }
+      return found;
+    };
+    if (isBytes(patternLiteral)) regex(patternLiteral);
+    return ([value, pattern, group]) => {
+      if (!isBytes(value) || !isBytes(pattern) || typeof group !== 'number') return undefined;
+      return regex(pattern).exec(value)?.groups[group];
+    };
+  },
+};
+
+/** Digits only, read as a number; undefined otherwise (and for numbers too long to compare exactly). */
+function wholeNumber(text: string): bigint | undefined {
+  return /^[0-9]{1,30}$/.test(text) ? BigInt(text) : undefined;
+}
+
+/** Whether one request value is a smaller whole number than another (ModSecurity's @lt with a macro). */
+export function lessThan(value: string, other: string): boolean {
+  const a = wholeNumber(value);
+  const b = wholeNumber(other);
+  return a !== undefined && b !== undefined && a < b;
+}
+
 const isHex = (code: number) =>
   (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 
@@ -243,6 +276,11 @@ export const wafRuntimes: ReadonlyMap<string, FunctionRuntime> = new Map([
   ['waf_url_host', plain(([url]) => (isBytes(url) ? urlHost(url) : undefined))],
   ['waf_phrases', phrasesRuntime],
   ['waf_bytes_within', bytesWithinRuntime],
+  ['waf_capture', captureRuntime],
+  [
+    'waf_less_than',
+    plain(([value, other]) => (isBytes(value) && isBytes(other) ? lessThan(value, other) : undefined)),
+  ],
   ['waf_valid_url_encoding', plain(([value]) => (isBytes(value) ? validUrlEncoding(value) : undefined))],
   ['waf_valid_utf8', plain(([value]) => (isBytes(value) ? validUtf8(value) : undefined))],
 ]);

@@ -1,4 +1,9 @@
 import type { CrsRule } from '../crs.js';
+import { METHOD_ENFORCEMENT_RULES } from './911-method-enforcement.js';
+import { SCANNER_DETECTION_RULES } from './913-scanner-detection.js';
+import { PROTOCOL_ENFORCEMENT_RULES } from './920-protocol-enforcement.js';
+import { PROTOCOL_ATTACK_RULES } from './921-protocol-attack.js';
+import { MULTIPART_ATTACK_RULES } from './922-multipart-attack.js';
 import { SESSION_FIXATION_RULES } from './943-session-fixation.js';
 
 /**
@@ -7,5 +12,10 @@ import { SESSION_FIXATION_RULES } from './943-session-fixation.js';
  * cfrules wrote before it followed CRS rule for rule (../legacy-*.ts), until its file replaces them.
  */
 export const CRS_FAMILIES: ReadonlyMap<number, readonly CrsRule[]> = new Map<number, readonly CrsRule[]>([
+  [911, METHOD_ENFORCEMENT_RULES],
+  [913, SCANNER_DETECTION_RULES],
+  [920, PROTOCOL_ENFORCEMENT_RULES],
+  [921, PROTOCOL_ATTACK_RULES],
+  [922, MULTIPART_ATTACK_RULES],
   [943, SESSION_FIXATION_RULES],
 ]);
