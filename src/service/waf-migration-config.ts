@@ -74,7 +74,7 @@ interface RuleOverride {
 
 /** Overrides of one managed ruleset, merged: a disable wins, the first action given stays. */
 class Overrides {
-  readonly categories = new Map<string, { category: string; enabled: false }>();
+  readonly categories = new Map<string, { category: string; enabled: boolean }>();
   readonly rules = new Map<string, RuleOverride>();
 
   rule(override: RuleOverride): void {
@@ -88,6 +88,10 @@ class Overrides {
 
   disableCategory(category: string): void {
     this.categories.set(category, { category, enabled: false });
+  }
+
+  enableCategory(category: string): void {
+    this.categories.set(category, { category, enabled: true });
   }
 
   json(): Record<string, unknown> | undefined {
@@ -214,8 +218,10 @@ function owaspExecuteRule(waf: ZoneWaf, extra: Overrides | undefined): ConfigRul
     sensitivityChanged && pkg.sensitivity !== 'off' ? pkg.sensitivity : 'default';
   const { paranoiaLevel, scoreThreshold } = OWASP_SENSITIVITY_TABLE[row];
   const overrides = extra ?? new Overrides();
-  for (let level = paranoiaLevel + 1; level <= 4; level++) {
-    overrides.disableCategory(paranoiaTag(level as 2 | 3 | 4));
+  // The ruleset deploys at paranoia level 1: the levels up to the new one are turned on, those above off.
+  for (let level = 2; level <= 4; level++) {
+    if (level <= paranoiaLevel) overrides.enableCategory(paranoiaTag(level as 2 | 3 | 4));
+    else overrides.disableCategory(paranoiaTag(level as 2 | 3 | 4));
   }
   overrides.rule({
     id: OWASP_ANOMALY_RULE_ID,

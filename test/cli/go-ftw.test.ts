@@ -100,18 +100,56 @@ tests:
 });
 
 describe('the request go-ftw would send', () => {
-  it('completes Content-Length for a body and names the host when the test does not', () => {
-    expect(goFtwRequest({ method: 'POST', uri: '/x', data: 'a=1' }).request).toEqual({
+  it('completes the request as go-ftw does: form Content-Type and encoding, Connection, Content-Length', () => {
+    expect(goFtwRequest({ method: 'POST', uri: '/x', data: 'a=1 or 1&b=<x>' }).request).toEqual({
       method: 'POST',
       url: '/x',
       version: 'HTTP/1.1',
-      headers: [['Content-Length', '3']],
+      headers: [
+        ['Content-Type', 'application/x-www-form-urlencoded'],
+        ['Connection', 'close'],
+        ['Content-Length', '18'],
+      ],
       scheme: 'http',
       host: 'localhost',
-      body: 'a=1',
+      body: 'a=1+or+1&b=%3Cx%3E',
     });
-    const noAutocomplete = goFtwRequest({ method: 'POST', data: 'a=1', autocomplete_headers: false });
-    expect((noAutocomplete.request as { headers: unknown }).headers).toEqual([]);
+    // Already encoded (a % or a +): sent as written. A method that takes a body gets a length without one.
+    const encoded = goFtwRequest({ method: 'POST', data: 'a=%27' }).request as { body: string };
+    expect(encoded.body).toBe('a=%27');
+    const empty = goFtwRequest({ method: 'PUT', headers: { Host: 'h' } }).request as { headers: unknown };
+    expect(empty.headers).toEqual([
+      ['Host', 'h'],
+      ['Connection', 'close'],
+      ['Content-Length', '0'],
+    ]);
+    // A multipart body's line breaks become CRLF.
+    const multipart = goFtwRequest({
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=b' },
+      data: '--b\nContent-Disposition: form-data; name="a"\n\n1\n--b--\n',
+    }).request as { body: string };
+    expect(multipart.body).toBe('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b--\r\n');
+  });
+
+  it('sends what the test gives without autocompletion, and no body a server would not read', () => {
+    const bare = goFtwRequest({ method: 'POST', data: 'a=1', autocomplete_headers: false }).request;
+    expect(bare).toEqual({
+      method: 'POST',
+      url: '/',
+      version: 'HTTP/1.1',
+      headers: [],
+      scheme: 'http',
+      host: 'localhost',
+    });
+    const withLength = goFtwRequest({
+      method: 'POST',
+      data: 'a=1',
+      headers: { 'Content-Length': '3' },
+      stop_magic: true,
+    }).request as { body: string; headers: unknown };
+    expect(withLength.body).toBe('a=1');
+    expect(withLength.headers).toEqual([['Content-Length', '3']]);
   });
 
   it('percent-encodes what a request target cannot hold raw, and expands repeat templates', () => {

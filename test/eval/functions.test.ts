@@ -94,6 +94,8 @@ describe('the catalogue', () => {
       waf_bytes_within: [undefined, '1-2'],
       waf_valid_url_encoding: [undefined],
       waf_valid_utf8: [undefined],
+      waf_capture: [undefined, 'x', 0],
+      waf_less_than: [undefined, '1'],
     };
     for (const [name, args] of Object.entries(sample)) expect(call(name, args), name).toBeUndefined();
     expect(Object.keys(sample).length + 1).toBe(functionRuntimes.size); // + concat, below

@@ -292,7 +292,9 @@ describe('what is migrated (config)', () => {
     expect(execute(result.rules, OWASP_RULESET_ID).action_parameters).toEqual({
       id: OWASP_RULESET_ID,
       overrides: {
+        // The ruleset deploys at PL1: PL2 is turned on, the levels above it off.
         categories: [
+          { category: 'paranoia-level-2', enabled: true },
           { category: 'paranoia-level-3', enabled: false },
           { category: 'paranoia-level-4', enabled: false },
         ],
@@ -310,11 +312,9 @@ describe('what is migrated (config)', () => {
     const z = zoneOn('pro');
     z.waf.editPackage(z.zone, OWASP_PACKAGE_ID, { sensitivity });
     const owasp = execute(z.config().result.rules, OWASP_RULESET_ID);
-    const disabled = [2, 3, 4]
-      .filter((l) => l > level)
-      .map((l) => ({ category: `paranoia-level-${l}`, enabled: false }));
+    const categories = [2, 3, 4].map((l) => ({ category: `paranoia-level-${l}`, enabled: l <= level }));
     expect(owasp.action_parameters.overrides).toEqual({
-      categories: disabled,
+      categories,
       rules: [{ id: OWASP_ANOMALY_RULE_ID, score_threshold: threshold, action: 'challenge' }],
     });
     expect(owasp.enabled).toBe(true);

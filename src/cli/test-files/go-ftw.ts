@@ -1,4 +1,5 @@
 import { OWASP_RULESET_ID } from '../../engine/managed/catalogue.js';
+import { bytesOf } from '../../scheme/values.js';
 import type { StructuredFile } from '../structured-file.js';
 import type { Expectation, TestCase } from './model.js';
 
@@ -18,8 +19,8 @@ import type { Expectation, TestCase } from './model.js';
 
 /**
  * The zone go-ftw files run against unless `--zone` names one: the Cloudflare OWASP Core Ruleset deployed
- * alone and without overrides, so that every rule runs (all paranoia levels) and each expected rule can
- * be seen to log, as CRS's own test setup runs every rule.
+ * alone, at paranoia level 4, so that every rule runs and each expected rule can be seen to log, as CRS's
+ * own test setup runs every rule.
  */
 export const GO_FTW_ZONE = {
   plan: 'enterprise',
@@ -35,7 +36,13 @@ export const GO_FTW_ZONE = {
           description: 'Cloudflare OWASP Core Ruleset, every rule',
           action: 'execute',
           expression: 'true',
-          action_parameters: { id: OWASP_RULESET_ID },
+          // Every paranoia level on: the ruleset deploys at level 1.
+          action_parameters: {
+            id: OWASP_RULESET_ID,
+            overrides: {
+              categories: [2, 3, 4].map((level) => ({ category: `paranoia-level-${level}`, enabled: true })),
+            },
+          },
         },
       ],
     },
@@ -147,31 +154,92 @@ export function goFtwRequest(input: Record<string, unknown>): { request: unknown
     for (const item of input.headers)
       if (isObject(item)) headers.push([String(item.name ?? ''), String(item.value ?? '')]);
   }
-  let body: Body | undefined;
-  if (typeof input.encoded_data === 'string') body = { text: decodeBase64(input.encoded_data), bytes: true };
-  else if (typeof input.data === 'string') body = { text: expandTemplates(input.data), bytes: false };
-  else if (Array.isArray(input.data)) body = { text: input.data.map(String).join('\r\n'), bytes: false };
-  // go-ftw completes the headers a client must send for a body, unless told not to.
-  if (
-    body !== undefined &&
-    body.text !== '' &&
-    input.autocomplete_headers !== false &&
-    !headers.some(([name]) => name.toLowerCase() === 'content-length')
-  ) {
-    headers.push([
-      'Content-Length',
-      String(body.bytes ? body.text.length : new TextEncoder().encode(body.text).length),
-    ]);
+  let body: string | undefined;
+  if (typeof input.encoded_data === 'string') body = decodeBase64(input.encoded_data);
+  else if (typeof input.data === 'string') body = bytesOf(expandTemplates(input.data));
+  else if (Array.isArray(input.data)) body = bytesOf(input.data.map(String).join('\r\n'));
+  const method = typeof input.method === 'string' ? input.method : 'GET';
+  // go-ftw completes a request as a client would, unless the test says not to (older files: stop_magic).
+  if (input.autocomplete_headers !== false && input.stop_magic !== true)
+    body = autocomplete(method, headers, body);
+  else if (!hasHeader(headers, 'content-length') && !hasHeader(headers, 'transfer-encoding')) {
+    // Without a length or chunked encoding, a server reads no body: the WAF sees none.
+    body = undefined;
   }
   const uri = typeof input.uri === 'string' ? expandTemplates(input.uri) : '/';
   return build({
-    method: typeof input.method === 'string' ? input.method : 'GET',
+    method,
     target: uri === '' ? '/' : uri,
     version: typeof input.version === 'string' ? input.version : 'HTTP/1.1',
     headers,
-    body,
+    ...(body === undefined ? {} : { body: { text: body, bytes: true } }),
     scheme: input.protocol === 'https' ? 'https' : 'http',
   });
+}
+
+const hasHeader = (headers: readonly [string, string][], lowerName: string) =>
+  headers.some(([name]) => name.toLowerCase() === lowerName);
+
+const headerValue = (headers: readonly [string, string][], lowerName: string) =>
+  headers.find(([name]) => name.toLowerCase() === lowerName)?.[1];
+
+/** Methods go-ftw always gives a Content-Length, as its pattern reads them (`^POST|PUT|PATCH|DELETE$`). */
+const METHODS_WITH_BODY = /^POST|PUT|PATCH|DELETE$/;
+
+/**
+ * What go-ftw adds to a request before it sends it (its "autocomplete headers"): a form Content-Type for
+ * a body without one, the form's names and values percent-encoded when the body is not encoded yet, line
+ * breaks of a multipart body as CRLF, `Connection: close`, and a Content-Length for a body or a method
+ * that takes one. Headers the test gives are kept. Returns the body as sent.
+ */
+function autocomplete(
+  method: string,
+  headers: [string, string][],
+  data: string | undefined,
+): string | undefined {
+  let body = data === '' ? undefined : data;
+  if (body !== undefined) {
+    if (!hasHeader(headers, 'content-type'))
+      headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
+    if (headerValue(headers, 'content-type') === 'application/x-www-form-urlencoded') body = encodeForm(body);
+    if (headerValue(headers, 'content-type')?.startsWith('multipart/form-data;'))
+      body = body.replaceAll('\n', '\r\n');
+  }
+  if (!hasHeader(headers, 'connection')) headers.push(['Connection', 'close']);
+  if ((body !== undefined || METHODS_WITH_BODY.test(method)) && !hasHeader(headers, 'content-length'))
+    headers.push(['Content-Length', String(body?.length ?? 0)]);
+  return body;
+}
+
+/**
+ * A form body written as text (`a=1 or 1&b=<x>`), encoded the way go-ftw encodes it: each name and value
+ * percent-encoded as a query component (space as `+`), unless the body already holds a `%` or a `+`, which
+ * go-ftw takes for a body that is encoded already.
+ */
+function encodeForm(body: string): string {
+  if (body.includes('%') || body.includes('+')) return body;
+  return body
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq === -1
+        ? queryEscape(pair)
+        : `${queryEscape(pair.slice(0, eq))}=${queryEscape(pair.slice(eq + 1))}`;
+    })
+    .join('&');
+}
+
+/** Bytes (a binary string) percent-encoded as a query component: letters, digits and `-_.~` kept, space as `+`. */
+function queryEscape(bytes: string): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) {
+    const code = bytes.charCodeAt(i);
+    const c = bytes[i] as string;
+    if (/[A-Za-z0-9\-_.~]/.test(c)) out += c;
+    else if (code === 0x20) out += '+';
+    else out += `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
 }
 
 interface Body {

@@ -128,7 +128,8 @@ export function scoreOwaspRuleset(
   for (const { rule, filter } of compiledRules(ruleset)) {
     if (rule.kind === 'anomaly') {
       anomaly = rule;
-    } else if (rule.enabled && rule.paranoiaLevel <= paranoiaLevel && filter.match(context)) {
+    } else if (rule.paranoiaLevel <= paranoiaLevel && filter.match(context)) {
+      // Setting a paranoia level turns on every rule up to it, whatever the rule's default.
       matched.push(rule);
       score += rule.score;
     }

@@ -36,11 +36,17 @@ export function deployedSettings(rule: ManagedRule, overrides: ExecuteOverrides 
     own?.[key] ?? categories.find((override) => override[key] !== undefined)?.[key] ?? overrides[key];
   const enabledBy = own?.enabled ?? categories.find((override) => override.enabled !== undefined);
   const enabled = pick('enabled') ?? rule.enabled;
+  // Off because of its paranoia level: turned off by a `paranoia-level-N` category, or a scoring rule of a
+  // level above 1 that nothing turned on (the ruleset deploys at paranoia level 1).
   const aboveParanoiaLevel =
     !enabled &&
-    typeof enabledBy === 'object' &&
-    enabledBy.enabled === false &&
-    enabledBy.category.startsWith('paranoia-level-');
+    ((typeof enabledBy === 'object' &&
+      enabledBy.enabled === false &&
+      enabledBy.category.startsWith('paranoia-level-')) ||
+      (enabledBy === undefined &&
+        pick('enabled') === undefined &&
+        rule.kind === 'scoring' &&
+        rule.paranoiaLevel > 1));
   return {
     enabled,
     action: rule.kind === 'scoring' ? rule.action : (pick('action') ?? rule.action),

@@ -233,7 +233,8 @@ function runAnomaly(pkg: AnomalyPackage, rules: readonly PreviousWafRule[], tool
   let total = 0;
   for (const compiled of compiledRules(owaspCoreRuleset)) {
     const { rule } = compiled;
-    if (rule.kind !== 'scoring' || !rule.enabled || rule.paranoiaLevel > paranoiaLevel) continue;
+    // The paranoia level turns on every rule up to it, whatever the rule's default.
+    if (rule.kind !== 'scoring' || rule.paranoiaLevel > paranoiaLevel) continue;
     if (disabled.has(rule.id) || !tools.managed.matches(compiled)) continue;
     scores.set(rule.id, rule);
     total += rule.score;

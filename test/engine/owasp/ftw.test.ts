@@ -58,6 +58,15 @@ describe('the OWASP rules on their go-ftw cases', () => {
     });
   }
 
+  /**
+   * Rules no sample request can make match, because what they test never reaches Cloudflare's WAF (the edge
+   * refuses the request first): they keep only cases they must not log.
+   */
+  const UNREACHABLE: ReadonlyMap<string, string> = new Map([
+    ['920430', 'an HTTP version other than 1.0, 1.1, 2 and 3'],
+    ['920610', 'a raw # in the request target (clients never send the fragment)'],
+  ]);
+
   it('has, for every rule written after CRS, cases it must log and cases it must not', () => {
     const must = new Set<string>();
     const mustNot = new Set<string>();
@@ -68,6 +77,7 @@ describe('the OWASP rules on their go-ftw cases', () => {
       }
     }
     const rules = [...CRS_FAMILIES.values()].flat().map((rule) => String(rule.id));
-    expect(rules.filter((id) => !must.has(id) || !mustNot.has(id))).toEqual([]);
+    expect(rules.filter((id) => !(must.has(id) || UNREACHABLE.has(id)) || !mustNot.has(id))).toEqual([]);
+    expect([...UNREACHABLE.keys()].filter((id) => must.has(id) || !rules.includes(id))).toEqual([]);
   });
 });
