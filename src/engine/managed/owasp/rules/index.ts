@@ -1,4 +1,5 @@
 import type { CrsRule } from '../crs.js';
+import { RCE_RULES } from './932-rce.js';
 import { SESSION_FIXATION_RULES } from './943-session-fixation.js';
 
 /**
@@ -7,5 +8,6 @@ import { SESSION_FIXATION_RULES } from './943-session-fixation.js';
  * cfrules wrote before it followed CRS rule for rule (../legacy-*.ts), until its file replaces them.
  */
 export const CRS_FAMILIES: ReadonlyMap<number, readonly CrsRule[]> = new Map<number, readonly CrsRule[]>([
+  [932, RCE_RULES],
   [943, SESSION_FIXATION_RULES],
 ]);
