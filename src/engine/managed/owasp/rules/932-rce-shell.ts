@@ -21,24 +21,20 @@ export function anyOf(patterns: readonly string[]): string {
 /**
  * What sh lets stand inside a word and expands to nothing: quotes (`c'a't`, `c""at`), a backslash
  * (`c\at`), a glob bracket of one letter's width (`c[a]t` is matched as `c` `[` `a` `]` `t`), a `)` closing a
- * substitution, or an empty or unset variable (`c$@at`, `c${x}at`, `sh$XX`) or an empty substitution.
+ * substitution, an empty or unset variable or substitution (`c$@at`, `c${x}at`, `sh$XX`, `c$()at`), or an
+ * empty pair of backticks. Kept short: it stands between every two letters of every name of a list, and
+ * V8 optimizes a regex less once its source passes 20 KB.
  */
-const UNIX_FILLER = String.raw`(?:["'\\\[\])]|\$(?:[@*#?!$_0-9-]|\{[^}\s]*\}|\(\)|[a-z_]\w*)|\x60\x60)*`;
+const UNIX_FILLER = String.raw`(?:["'\\\[\])]|\$[\w@*#?!{}()$-]*|\x60\x60)*`;
 
 /** A quote or backslash that sh drops from inside a word (`ti''me`, `t\ime`). */
 const QUOTED = `["'\\\\]*`;
 
-/**
- * A command word, optionally with sh's evasions between its letters. A word ending in `-` is a prefix
- * (`ansible-` for `ansible-playbook`…); `gcc` and `python`-like names take a version suffix.
- */
-export function commandWord(word: string, evasive: boolean): string {
-  const letters = [...word];
-  const core = evasive
-    ? letters.map(escapeRegex).join(UNIX_FILLER) + UNIX_FILLER
-    : letters.map(escapeRegex).join('');
-  if (word.endsWith('-')) return `${core}[\\w.-]+`;
-  return core;
+/** The suffix a name takes: a prefix (`ansible-…`) any name characters, a versioned one a version. */
+function suffixOf(word: string): string {
+  if (word.endsWith('-')) return '[\\w.-]+';
+  if (VERSIONED.has(word)) return '(?:[-.]?[0-9][\\w.]{0,9})?';
+  return '';
 }
 
 /** Commands that take a version suffix: `python3.10`, `gcc-12`, `ruby2.7`, `pip3`. */
@@ -55,23 +51,52 @@ const VERSIONED = new Set([
   'pypy',
 ]);
 
-/** The words of a list as one alternation, longest first so that a name is not cut short. */
-export function commandWords(words: readonly string[], evasive: boolean): string {
-  const unique = [...new Set(words)].sort((a, b) => b.length - a.length || a.localeCompare(b));
-  return anyOf(
-    unique.map((word) => {
-      const pattern = commandWord(word, evasive);
-      return VERSIONED.has(word) ? `${pattern}(?:[-.]?[0-9][\\w.]{0,9})?` : pattern;
-    }),
-  );
+/** A command word, optionally with sh's evasions between its letters (and after its last one: `sh$XX`). */
+export function commandWord(word: string, evasive: boolean): string {
+  return commandWords([word], evasive);
+}
+
+interface TrieNode {
+  readonly children: Map<string, TrieNode>;
+  /** The suffix pattern of a word ending here, if one does. */
+  end?: string;
 }
 
 /**
- * Where sh starts a new command: after a newline, `;`, `|`, `&` (so also `||` and `&&`), a backtick, `{`,
- * `=` (an assignment whose value is a command: `a=nc&&$a`), in a substitution `$(…)`, `$((…))`, `${…}`,
- * `$[…]`, a process substitution `<(…)` or `>(…)`, a here-string `<<<`, or after `()`.
+ * The words of a list as one regex, written as a trie (`c(?:at|hmod|url)`): a regex engine that tries
+ * alternatives one by one then reads each letter once, not once per word — the lists have hundreds.
  */
-const UNIX_SEPARATOR = String.raw`(?:[\n\r;=\x60{|&]|\$\(\(?|\$\{|\$\[|<\(|<<<|>\(|\(\s*\))`;
+export function commandWords(words: readonly string[], evasive: boolean): string {
+  const root: TrieNode = { children: new Map() };
+  for (const word of new Set(words)) {
+    let node = root;
+    for (const letter of word) {
+      let child = node.children.get(letter);
+      if (!child) node.children.set(letter, (child = { children: new Map() }));
+      node = child;
+    }
+    node.end = suffixOf(word);
+  }
+  const filler = evasive ? UNIX_FILLER : '';
+  const write = (node: TrieNode, first: boolean): string => {
+    const branches = [...node.children].map(
+      ([letter, child]) => `${escapeRegex(letter)}${write(child, false)}`,
+    );
+    if (node.end !== undefined) branches.push(node.end);
+    const body = branches.length === 1 ? branches[0] : `(?:${branches.join('|')})`;
+    // Between two letters, and after the last one, sh's evasions may stand.
+    return first ? body : `${filler}${body}`;
+  };
+  return `(?:${write(root, true)})`;
+}
+
+/**
+ * Where sh starts a new command: after a newline, `;`, `|`, `&` (so also `||` and `&&`), a backtick (not
+ * one of a Markdown code fence, ```` ```python ````), `{`, in a substitution `$(…)`, `$((…))`, `${…}`,
+ * `$[…]`, a process substitution `<(…)` or `>(…)`, a here-string `<<<`, or after `()`; and after `=`, an
+ * assignment whose value is a command (`a=nc&&$a`), where a rule allows it.
+ */
+const UNIX_SEPARATORS = String.raw`[\n\r;{|&]|(?:^|[^\x60])\x60|\$\(\(?|\$\{|\$\[|<\(|<<<|>\(|\(\s*\)`;
 
 /** Commands that run the command after them: `time sh`, `nohup wget …`, `env X=1 cmd`. */
 const WRAPPERS = [
@@ -94,13 +119,22 @@ export const UNIX_WRAPPER = String.raw`\b${anyOf(WRAPPERS.map((word) => [...word
  */
 export const UNIX_BEFORE_NAME = String.raw`(?:[\s!({]|\$\{?\w*\}?)*(?:\w+=(?:'[^']*'|"[^"]*"|[^\s'"]*)\s+)*['"]*(?:[\w.+?@~\]|'"/-]*/)?["'\\]*`;
 
-/**
- * The start of a Unix command: after a separator or a wrapper, or (`atStart`) also at the start of the
- * value — a value that is a command line by itself.
- */
-export function unixCommandStart(atStart: boolean, evasiveWrappers = true): string {
+/** Where a rule lets a command start. */
+export interface UnixStart {
+  /** Also first in the value: a value that is a command line by itself. */
+  readonly atStart?: boolean;
+  /** Also after `=` (default: yes). */
+  readonly assignment?: boolean;
+  /** Wrappers with quotes or backslashes inside (`ti''me sh`) (default: yes). */
+  readonly evasiveWrappers?: boolean;
+}
+
+/** The start of a Unix command: where it may start, then what may stand before its name. */
+export function unixCommandStart(start: UnixStart = {}): string {
+  const { atStart = false, assignment = true, evasiveWrappers = true } = start;
   const wrapper = evasiveWrappers ? UNIX_WRAPPER : String.raw`\b${anyOf(WRAPPERS)}[\s&),<>|]`;
-  return `${anyOf([...(atStart ? ['^'] : []), UNIX_SEPARATOR, wrapper])}${UNIX_BEFORE_NAME}`;
+  const starts = [...(atStart ? ['^'] : []), UNIX_SEPARATORS, ...(assignment ? ['='] : []), wrapper];
+  return `${anyOf(starts)}${UNIX_BEFORE_NAME}`;
 }
 
 /** What ends a command name: a closing quote, then a space, an operator, or the end of a substitution. */
@@ -108,6 +142,13 @@ export const UNIX_AFTER_NAME = String.raw`['"]*[\s&|;<>),}\x60]`;
 
 /** The same, or the end of the value (a command that needs no argument). */
 export const UNIX_AFTER_NAME_OR_END = String.raw`['"]*(?:[\s&|;<>),}\x60]|$)`;
+
+/**
+ * At paranoia level 1, a space then `(` does not end a command name: that is a C-like call in a code
+ * snippet (`{ printf ("%s", s); }`), which sh would not run.
+ */
+export const UNIX_AFTER_NAME_STRICT = String.raw`['"]*(?:\s+(?:[^\s(]|$)|[&|;<>),}\x60])`;
+export const UNIX_AFTER_NAME_STRICT_OR_END = String.raw`['"]*(?:\s+(?:[^\s(]|$)|[&|;<>),}\x60]|$)`;
 
 /**
  * After a command name that is also an English word: what a command takes (an option, a path, a number, a

@@ -4,11 +4,14 @@ import {
   commandWords,
   UNIX_AFTER_NAME,
   UNIX_AFTER_NAME_OR_END,
+  UNIX_AFTER_NAME_STRICT,
+  UNIX_AFTER_NAME_STRICT_OR_END,
   UNIX_ARGUMENT_AFTER_NAME,
   UNIX_BEFORE_NAME,
   UNIX_WRAPPER,
   unixCommandStart,
 } from './932-rce-shell.js';
+import { anyValueMatching } from './932-rce-values.js';
 import {
   UNIX_BARE,
   UNIX_BARE_ALONE,
@@ -74,12 +77,21 @@ function byEnding(words: readonly string[]): { anywhere: string[]; separated: st
   return { anywhere, separated };
 }
 
-/** A command from a list, ended as each name needs. */
-function commandFrom(words: readonly string[], evasive: boolean, english: readonly string[] = []): string {
+/**
+ * A command from a list, ended as each name needs; `strict` (paranoia level 1): not a C-like call
+ * (`printf (`), see UNIX_AFTER_NAME_STRICT.
+ */
+function commandFrom(
+  words: readonly string[],
+  evasive: boolean,
+  { english = [], strict = false }: { english?: readonly string[]; strict?: boolean } = {},
+): string {
   const { anywhere, separated } = byEnding(words);
   const encodings = words.filter((word) => ENCODINGS.includes(word));
-  const parts = [`${commandWords(separated, evasive)}${UNIX_AFTER_NAME}`];
-  if (anywhere.length) parts.push(`${commandWords(anywhere, evasive)}${UNIX_AFTER_NAME_OR_END}`);
+  const after = strict ? UNIX_AFTER_NAME_STRICT : UNIX_AFTER_NAME;
+  const afterOrEnd = strict ? UNIX_AFTER_NAME_STRICT_OR_END : UNIX_AFTER_NAME_OR_END;
+  const parts = [`${commandWords(separated, evasive)}${after}`];
+  if (anywhere.length) parts.push(`${commandWords(anywhere, evasive)}${afterOrEnd}`);
   if (encodings.length) parts.push(`${commandWords(encodings, evasive)}${ENCODING_AFTER_NAME}`);
   if (english.length) parts.push(`${commandWords(english, evasive)}${UNIX_ARGUMENT_AFTER_NAME}`);
   return anyOf(parts);
@@ -123,8 +135,11 @@ const BARE_END = `['"]*$`;
 /** A path to an interpreter or tool (`/bin/sh`, `/usr/bin/perl`), or a file a shell attack reads. */
 const SHELL_PATH = String.raw`(?:^|[^\w.-])(?:(?:usr/(?:local/)?)?s?bin/${commandWords(UNIX_BIN_NAMES, false)}(?:[\s;|&<>)\x60]|$)|etc/(?:passwd|shadow|gshadow|group|sudoers|master\.passwd)\b|proc/self/(?:environ|cmdline|maps|mem|fd/)|dev/(?:tcp|udp)/)|\$\{?shell\}?\s+-`;
 
-/** sh's `source` shortcut, `. file`, after a separator — an HTML entity's `;` (`&#8221;. `) is not one. */
-const SOURCE_START = String.raw`(?:(?:^|[^&#\w])\w*;|[\n\r=\x60{|&]|\$\(\(?|\$\{|<\(|<<<|>\()`;
+/**
+ * sh's `source` shortcut, `. file`, after a separator — an HTML entity's `;` (`&#8221;. `) is not one, nor a
+ * backtick (Markdown: ``…`main`. Then…``).
+ */
+const SOURCE_START = String.raw`(?:(?:^|[^&#\w])\w*;|[\n\r={|&]|\$\(\(?|\$\{|<\(|<<<|>\()`;
 
 export const UNIX_COMMAND_RULES_PL1: readonly CrsRule[] = [
   {
@@ -137,7 +152,7 @@ export const UNIX_COMMAND_RULES_PL1: readonly CrsRule[] = [
     transformations: 'none',
     // A short command (`;ls -la`, `$(sh -c id)`, `time sh`), evasions between its letters allowed.
     test: {
-      regex: `(?i)${unixCommandStart(false)}${commandFrom([...UNIX_SHORT, ...UNIX_SUFFIXED], true)}`,
+      regex: `(?i)${unixCommandStart()}${commandFrom([...UNIX_SHORT, ...UNIX_SUFFIXED], true, { strict: true })}`,
     },
   },
   {
@@ -150,7 +165,9 @@ export const UNIX_COMMAND_RULES_PL1: readonly CrsRule[] = [
     transformations: 'none',
     // A longer command written out (`;wget http://…`, `|base64 -d`, `;find /etc -name …`); names that are
     // also English words need an option, path or operator after them.
-    test: { regex: `(?i)${unixCommandStart(false)}${commandFrom(UNIX_LONG, false, UNIX_ENGLISH)}` },
+    test: {
+      regex: `(?i)${unixCommandStart()}${commandFrom(UNIX_LONG, false, { english: UNIX_ENGLISH, strict: true })}`,
+    },
   },
 ];
 
@@ -165,9 +182,10 @@ export const UNIX_DIRECT_RULES_PL1: readonly CrsRule[] = [
     transformations: 'none',
     // 932230's commands also first in the value (`ls -l /etc`); the C compilers only after a separator.
     test: {
-      regex: `(?i)${unixCommandStart(true)}${commandFrom(
+      regex: `(?i)${unixCommandStart({ atStart: true })}${commandFrom(
         without([...UNIX_SHORT, ...UNIX_SUFFIXED], ['c89', 'c99']),
         true,
+        { strict: true },
       )}`,
     },
   },
@@ -182,10 +200,13 @@ export const UNIX_DIRECT_RULES_PL1: readonly CrsRule[] = [
     // A value that is a command line (`gunzip -c /var/log/x.gz`, `python3 -c …`), with commands that are
     // not words of ordinary values.
     test: {
-      regex: `(?i)${unixCommandStart(true)}${commandFrom(
+      regex: `(?i)${unixCommandStart({ atStart: true })}${commandFrom(
         [...UNIX_DIRECT, 'python2', 'python3'],
         false,
-        UNIX_DIRECT_ENGLISH,
+        {
+          english: UNIX_DIRECT_ENGLISH,
+          strict: true,
+        },
       )}`,
     },
   },
@@ -199,10 +220,10 @@ export const UNIX_DIRECT_RULES_PL1: readonly CrsRule[] = [
       'REQUEST_COOKIES|REQUEST_COOKIES_NAMES|REQUEST_HEADERS:User-Agent|REQUEST_HEADERS:Referer|ARGS_NAMES|ARGS|XML:/*',
     transformations: 'none',
     // A command with no argument ending the value (`;ps`, `|whoami`); alone in a value only names that no
-    // form would hold (`whoami`, not `last` or `w`).
+    // form would hold (`whoami`, not `last` or `w`), and not after `=` (`page=last` in a link).
     test: {
       regex: `(?i)${anyOf([
-        `${unixCommandStart(false)}${commandWords(UNIX_BARE, false)}`,
+        `${unixCommandStart({ assignment: false })}${commandWords(UNIX_BARE, false)}`,
         `^${UNIX_BEFORE_NAME}${commandWords(UNIX_BARE_ALONE, false)}`,
       ])}${BARE_END}`,
     },
@@ -242,15 +263,15 @@ export const UNIX_RULES_PL2: readonly CrsRule[] = [
     paranoiaLevel: 2,
     severity: 'critical',
     tags: UNIX_TAGS,
-    targets: ARGS_TARGETS,
-    transformations: 'none',
-    // A pipe into a short command (`x | sh`, `|cat /etc/passwd`), evasions between its letters allowed.
-    test: {
-      regex: `(?i)\\|(?:\\s*${UNIX_WRAPPER})?${UNIX_BEFORE_NAME}${commandFrom(
-        [...UNIX_SHORT, ...UNIX_SUFFIXED, ...UNIX_SHORT_MORE],
-        true,
-      )}`,
-    },
+    // A pipe into a short command (`x | sh`, `|cat /etc/passwd`), evasions between its letters allowed;
+    // in two regexes, one would be too large for V8 to optimize.
+    expression: anyValueMatching(
+      ARGS_TARGETS,
+      'none',
+      [[...UNIX_SHORT, ...UNIX_SUFFIXED], UNIX_SHORT_MORE].map(
+        (words) => `(?i)\\|(?:\\s*${UNIX_WRAPPER})?${UNIX_BEFORE_NAME}${commandFrom(words, true)}`,
+      ),
+    ),
   },
   {
     id: 932236,
@@ -258,16 +279,12 @@ export const UNIX_RULES_PL2: readonly CrsRule[] = [
     paranoiaLevel: 2,
     severity: 'critical',
     tags: UNIX_TAGS,
-    targets: ARGS_TARGETS,
-    transformations: 'none',
     // Any command name, English words included, first in the value or after a separator; after a
     // separator it may also end the value (`;top`), first in it not (`date` alone is an ordinary value).
-    test: {
-      regex: `(?i)${anyOf([
-        `${unixCommandStart(false)}${commandWords(ALL_COMMANDS, false)}${UNIX_AFTER_NAME_OR_END}`,
-        `^${UNIX_BEFORE_NAME}${commandFrom(ALL_COMMANDS, false)}`,
-      ])}`,
-    },
+    expression: anyValueMatching(ARGS_TARGETS, 'none', [
+      `(?i)${unixCommandStart()}${commandWords(ALL_COMMANDS, false)}${UNIX_AFTER_NAME_OR_END}`,
+      `(?i)^${UNIX_BEFORE_NAME}${commandFrom(ALL_COMMANDS, false)}`,
+    ]),
   },
   {
     id: 932239,
@@ -278,7 +295,7 @@ export const UNIX_RULES_PL2: readonly CrsRule[] = [
     targets: UA_REFERER,
     transformations: 'none',
     // 932236 on User-Agent and Referer, without the names clients put in their User-Agent (curl, wget…).
-    test: { regex: `(?i)${unixCommandStart(true)}${commandFrom(HEADER_COMMANDS, false)}` },
+    test: { regex: `(?i)${unixCommandStart({ atStart: true })}${commandFrom(HEADER_COMMANDS, false)}` },
   },
   {
     id: 932161,
@@ -303,7 +320,7 @@ export const UNIX_RULES_PL3: readonly CrsRule[] = [
     transformations: 'none',
     // Commands that are ordinary words or values (`w`, `who`, `ps`, `vi`) after a separator; lower case, as
     // sh's commands are.
-    test: { regex: `${unixCommandStart(false)}${pl3Command(true)}` },
+    test: { regex: `${unixCommandStart()}${pl3Command(true)}` },
   },
   {
     id: 932237,
@@ -327,7 +344,7 @@ export const UNIX_RULES_PL3: readonly CrsRule[] = [
     targets: `${ARGS_TARGETS}|REQUEST_HEADERS:Referer|REQUEST_HEADERS:User-Agent`,
     transformations: 'none,cmdLine,normalizePath',
     // 932232's words also first in the value, and in User-Agent and Referer.
-    test: { regex: `(?i)${unixCommandStart(true)}${pl3Command(true)}` },
+    test: { regex: `(?i)${unixCommandStart({ atStart: true })}${pl3Command(true)}` },
   },
   {
     id: 932262,
@@ -339,6 +356,8 @@ export const UNIX_RULES_PL3: readonly CrsRule[] = [
       'REQUEST_COOKIES|REQUEST_COOKIES_NAMES|REQUEST_HEADERS:User-Agent|REQUEST_HEADERS:Referer|ARGS_NAMES|ARGS|XML:/*',
     transformations: 'none',
     // A command with no argument, alone in the value or ending it: `id`, `;top`.
-    test: { regex: `(?i)${unixCommandStart(true)}${commandWords(UNIX_BARE_PL3, false)}${BARE_END}` },
+    test: {
+      regex: `(?i)${unixCommandStart({ atStart: true })}${commandWords(UNIX_BARE_PL3, false)}${BARE_END}`,
+    },
   },
 ];

@@ -19,3 +19,16 @@ export function anyValueWhere(
   );
   return `any(${tests.join(' and ')})`;
 }
+
+/**
+ * Whether some value of the targets, transformed, matches one of several regexes: one regex too large for
+ * V8 to optimize (its source past 20 KB) split in parts.
+ */
+export function anyValueMatching(
+  targets: string,
+  transformations: string,
+  regexes: readonly string[],
+): string {
+  const values = `waf_transform(${quotedString(transformations)}, ${targetValues(targets).join(', ')})[*]`;
+  return `any(${regexes.map((regex) => `${values} matches ${rawString(regex)}`).join(' or ')})`;
+}
