@@ -19,8 +19,11 @@ const AFTER_CRLF = String.raw`\r\n[ \t]*`;
 /** The end of a command line. */
 const LINE_END = String.raw`[ \t]*(?:\r?\n|$)`;
 
-/** An IMAP command's tag: `a001 `, `A1 `. */
-const IMAP_TAG = String.raw`\w+ `;
+/**
+ * An IMAP command's tag as clients write them: a number, letters and a number (`a001`, `A1`), or one
+ * letter — not a word, so that a textarea line "please select one" is not a command.
+ */
+const IMAP_TAG = String.raw`(?:[a-z]*[0-9][\w.]*|[a-z]) `;
 
 export const SQLITE_RULES: readonly CrsRule[] = [
   {

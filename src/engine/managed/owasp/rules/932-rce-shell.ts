@@ -51,8 +51,14 @@ const VERSIONED = new Set([
   'pypy',
 ]);
 
+/**
+ * What a rule lets stand between the letters of a command name: nothing, every evasion of UNIX_FILLER
+ * (`true`), or only quotes and backslashes (`'quotes'`: `w'h'oami`, `c\url`), which cost less.
+ */
+export type Evasion = boolean | 'quotes';
+
 /** A command word, optionally with sh's evasions between its letters (and after its last one: `sh$XX`). */
-export function commandWord(word: string, evasive: boolean): string {
+export function commandWord(word: string, evasive: Evasion): string {
   return commandWords([word], evasive);
 }
 
@@ -66,7 +72,7 @@ interface TrieNode {
  * The words of a list as one regex, written as a trie (`c(?:at|hmod|url)`): a regex engine that tries
  * alternatives one by one then reads each letter once, not once per word — the lists have hundreds.
  */
-export function commandWords(words: readonly string[], evasive: boolean): string {
+export function commandWords(words: readonly string[], evasive: Evasion): string {
   const root: TrieNode = { children: new Map() };
   for (const word of new Set(words)) {
     let node = root;
@@ -77,7 +83,7 @@ export function commandWords(words: readonly string[], evasive: boolean): string
     }
     node.end = suffixOf(word);
   }
-  const filler = evasive ? UNIX_FILLER : '';
+  const filler = evasive === 'quotes' ? QUOTED : evasive ? UNIX_FILLER : '';
   const write = (node: TrieNode, first: boolean): string => {
     const branches = [...node.children].map(
       ([letter, child]) => `${escapeRegex(letter)}${write(child, false)}`,

@@ -2,6 +2,7 @@ import type { CrsRule } from '../crs.js';
 import {
   anyOf,
   commandWords,
+  type Evasion,
   UNIX_AFTER_NAME,
   UNIX_AFTER_NAME_OR_END,
   UNIX_AFTER_NAME_STRICT,
@@ -22,6 +23,7 @@ import {
   UNIX_ENGLISH,
   UNIX_LONG,
   UNIX_PL3,
+  UNIX_PROBES,
   UNIX_SHORT,
   UNIX_SHORT_MORE,
   UNIX_SUFFIXED,
@@ -83,7 +85,7 @@ function byEnding(words: readonly string[]): { anywhere: string[]; separated: st
  */
 function commandFrom(
   words: readonly string[],
-  evasive: boolean,
+  evasive: Evasion,
   { english = [], strict = false }: { english?: readonly string[]; strict?: boolean } = {},
 ): string {
   const { anywhere, separated } = byEnding(words);
@@ -164,9 +166,13 @@ export const UNIX_COMMAND_RULES_PL1: readonly CrsRule[] = [
     targets: ARGS_TARGETS,
     transformations: 'none',
     // A longer command written out (`;wget http://…`, `|base64 -d`, `;find /etc -name …`); names that are
-    // also English words need an option, path or operator after them.
+    // also English words need an option, path or operator after them. The commonest probes also with
+    // quotes inside (`;w'h'oami`).
     test: {
-      regex: `(?i)${unixCommandStart()}${commandFrom(UNIX_LONG, false, { english: UNIX_ENGLISH, strict: true })}`,
+      regex: `(?i)${unixCommandStart()}${anyOf([
+        commandFrom(UNIX_LONG, false, { english: UNIX_ENGLISH, strict: true }),
+        commandFrom(UNIX_PROBES, 'quotes', { strict: true }),
+      ])}`,
     },
   },
 ];
@@ -263,13 +269,14 @@ export const UNIX_RULES_PL2: readonly CrsRule[] = [
     paranoiaLevel: 2,
     severity: 'critical',
     tags: UNIX_TAGS,
-    // A pipe into a short command (`x | sh`, `|cat /etc/passwd`), evasions between its letters allowed;
-    // in two regexes, one would be too large for V8 to optimize.
+    // A pipe into a short command (`x | sh`, `|cat /etc/passwd`), evasions between its letters allowed,
+    // also last in the value (`… | sh`); in two regexes, one would be too large for V8 to optimize.
     expression: anyValueMatching(
       ARGS_TARGETS,
       'none',
       [[...UNIX_SHORT, ...UNIX_SUFFIXED], UNIX_SHORT_MORE].map(
-        (words) => `(?i)\\|(?:\\s*${UNIX_WRAPPER})?${UNIX_BEFORE_NAME}${commandFrom(words, true)}`,
+        (words) =>
+          `(?i)\\|(?:\\s*${UNIX_WRAPPER})?${UNIX_BEFORE_NAME}${commandWords(words, true)}${UNIX_AFTER_NAME_OR_END}`,
       ),
     ),
   },
@@ -292,10 +299,11 @@ export const UNIX_RULES_PL2: readonly CrsRule[] = [
     paranoiaLevel: 2,
     severity: 'critical',
     tags: UNIX_TAGS,
-    targets: UA_REFERER,
-    transformations: 'none',
     // 932236 on User-Agent and Referer, without the names clients put in their User-Agent (curl, wget…).
-    test: { regex: `(?i)${unixCommandStart({ atStart: true })}${commandFrom(HEADER_COMMANDS, false)}` },
+    expression: anyValueMatching(UA_REFERER, 'none', [
+      `(?i)${unixCommandStart()}${commandWords(HEADER_COMMANDS, false)}${UNIX_AFTER_NAME_OR_END}`,
+      `(?i)^${UNIX_BEFORE_NAME}${commandFrom(HEADER_COMMANDS, false)}`,
+    ]),
   },
   {
     id: 932161,

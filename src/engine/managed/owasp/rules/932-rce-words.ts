@@ -417,6 +417,30 @@ export const UNIX_WORDS_PL2 = [
   'which',
 ];
 
+/**
+ * The commands attackers most run to probe and to fetch a payload: 932235 also finds them with quotes or
+ * backslashes inside (`w'h'oami`, `c\url`), as 932230 finds the short ones.
+ */
+export const UNIX_PROBES = [
+  'bash',
+  'base64',
+  'chmod',
+  'curl',
+  'ifconfig',
+  'ncat',
+  'netcat',
+  'nslookup',
+  'passwd',
+  'perl',
+  'python',
+  'socat',
+  'sudo',
+  'telnet',
+  'uname',
+  'wget',
+  'whoami',
+];
+
 /** Direct command execution: commands that may stand first in a value with no separator (932260). */
 export const UNIX_DIRECT = [
   'addgroup',
@@ -498,6 +522,7 @@ export const UNIX_DIRECT = [
   'whoami',
   'xterm',
   'xzcat',
+  'zcat',
   'zstd',
   'zstdcat',
   'zypper',
