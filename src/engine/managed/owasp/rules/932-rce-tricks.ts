@@ -46,10 +46,11 @@ function bypassIn(part: string, shapes = BYPASS): string[] {
  * 932240's evasions inside a word: a quoted piece (`c'a't`, `kill '-'9`), doubled quotes (`py''thon`), a
  * backslash or bracket (`c\at`, `adduse[r]`), a special variable (`c$@at`, `un$$ame`), an empty substitution
  * (`pi$()ng`, ``ping`` ``). A word is letters, digits, `_` or `-`; the evasion must follow a letter, so that
- * digits grouped with quotes (`1'000'000`) are not one, and a quoted word must touch the next one (`the
- * "copyright" line` is prose); `$` and a digit only between letters (`c$1at`, not `US$500`).
+ * digits grouped with quotes (`1'000'000`) are not one; a quoted piece is a few letters that touches the
+ * next word (`the "copyright" line` and `O'Brien's` are prose); `$` and a digit only between letters
+ * (`c$1at`, not `US$500`).
  */
-const IN_WORD_TOKEN = String.raw`(?:\s*(?:'[^\s'",:]+'|"[^\s'",:]+")|''+|""+|[\[\\\]]+|(?:\$[!#$*\-?@\\_a-z{]|\x60\x60|[$<>]\(\))\s*)`;
+const IN_WORD_TOKEN = String.raw`(?:\s*(?:'[^\s'",:]{1,3}'|"[^\s'",:]{1,3}")|''+|""+|[\[\\\]]+|(?:\$[!#$*\-?@\\_a-z{]|\x60\x60|[$<>]\(\))\s*)`;
 const IN_WORD_EVASION = String.raw`(?i)[a-z]${IN_WORD_TOKEN}+[\w-]|[a-z]\$[0-9]+[a-z]`;
 
 /** File names an upload must not have: server and application configuration, credentials, shell profiles. */

@@ -363,9 +363,13 @@ export const UNIX_RULES_PL3: readonly CrsRule[] = [
     targets:
       'REQUEST_COOKIES|REQUEST_COOKIES_NAMES|REQUEST_HEADERS:User-Agent|REQUEST_HEADERS:Referer|ARGS_NAMES|ARGS|XML:/*',
     transformations: 'none',
-    // A command with no argument, alone in the value or ending it: `id`, `;top`.
+    // A command with no argument, alone in the value or ending it: `id`, `;top`; `pwd` alone is the
+    // password field of WordPress's login form, not a command.
     test: {
-      regex: `(?i)${unixCommandStart({ atStart: true })}${commandWords(UNIX_BARE_PL3, false)}${BARE_END}`,
+      regex: `(?i)${anyOf([
+        `${unixCommandStart()}${commandWords(UNIX_BARE_PL3, false)}`,
+        `^${UNIX_BEFORE_NAME}${commandWords(without(UNIX_BARE_PL3, ['pwd']), false)}`,
+      ])}${BARE_END}`,
     },
   },
 ];
