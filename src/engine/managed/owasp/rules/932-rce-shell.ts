@@ -78,7 +78,10 @@ export function commandWords(words: readonly string[], evasive: Evasion): string
     let node = root;
     for (const letter of word) {
       let child = node.children.get(letter);
-      if (!child) node.children.set(letter, (child = { children: new Map() }));
+      if (!child) {
+        child = { children: new Map() };
+        node.children.set(letter, child);
+      }
       node = child;
     }
     node.end = suffixOf(word);

@@ -145,7 +145,7 @@ export const TRICK_RULES_PL1_LATE: readonly CrsRule[] = [
     targets: ARGS_TARGETS,
     transformations: 'none',
     // History expansion of an earlier command: `!-1`.
-    test: { regex: String.raw`!-[0-9]` },
+    test: { regex: '!-[0-9]' },
   },
 ];
 
@@ -292,7 +292,7 @@ export const TRICK_RULES_PL2_LATE: readonly CrsRule[] = [
     targets: ARGS_TARGETS,
     transformations: 'none,cmdLine',
     // Tilde expansion to the directory stack: `~0`, `~4`.
-    test: { regex: String.raw`~[0-9]` },
+    test: { regex: '~[0-9]' },
   },
 ];
 
