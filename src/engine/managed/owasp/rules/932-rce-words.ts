@@ -173,7 +173,7 @@ export const UNIX_LONG = [
   'deluser',
   'dmesg',
   'docker',
-  'docker-compose',
+  'docker-',
   'doas',
   'dpkg',
   'dpkg-query',
@@ -335,6 +335,12 @@ export const UNIX_LONG = [
   'xzcat',
   'zcat',
   'zgrep',
+  'zipcloak',
+  'zipdetails',
+  'zipgrep',
+  'zipinfo',
+  'zipnote',
+  'zipsplit',
   'zsh',
   'zstd',
   'zstdcat',
@@ -467,6 +473,7 @@ export const UNIX_DIRECT = [
   'crontab',
   'cscli',
   'dmesg',
+  'docker-',
   'dpkg',
   'fping',
   'gunzip',
@@ -523,13 +530,19 @@ export const UNIX_DIRECT = [
   'xterm',
   'xzcat',
   'zcat',
+  'zipcloak',
+  'zipdetails',
+  'zipgrep',
+  'zipinfo',
+  'zipnote',
+  'zipsplit',
   'zstd',
   'zstdcat',
   'zypper',
 ];
 
 /** Direct commands that are English words: first in a value only when an option or path follows. */
-export const UNIX_DIRECT_ENGLISH = ['perf'];
+export const UNIX_DIRECT_ENGLISH = ['perf', 'timeout'];
 
 /** Words an ordinary User-Agent is made of (clients named after the command): left out of 932237/932239. */
 export const USER_AGENT_WORDS = [
