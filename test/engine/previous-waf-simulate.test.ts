@@ -178,7 +178,7 @@ describe('the zone settings', () => {
 describe('the OWASP package', () => {
   // Scores 30 at paranoia level 1 and 2: over the medium threshold (25), under high and low (40).
   const phpCgi = () => attack('PHP-CGI CVE-2012-1823');
-  // Scores 40 at paranoia level 2, 25 at level 1.
+  // Scores 45 at paranoia level 2, 30 at level 1 (932130 takes `${…}` for a shell expansion).
   const text4shell = () => attack('Text4Shell CVE-2022-42889');
 
   it('scores with the paranoia level and threshold of the migration table', () => {
@@ -189,8 +189,8 @@ describe('the OWASP package', () => {
     expect(decision('medium', phpCgi())).toEqual([30, 'challenge']);
     expect(decision('high', phpCgi())).toEqual([30, 'none']);
     expect(decision('low', phpCgi())).toEqual([30, 'none']);
-    expect(decision('high', text4shell())).toEqual([40, 'challenge']);
-    expect(decision('low', text4shell())).toEqual([25, 'none']);
+    expect(decision('high', text4shell())).toEqual([45, 'challenge']);
+    expect(decision('low', text4shell())).toEqual([30, 'none']);
   });
 
   it('names the package as the decider, with the score in the trace', () => {
@@ -201,7 +201,7 @@ describe('the OWASP package', () => {
       stage: 'previous_waf',
     });
     const decision = ruleTrace(outcome.trace, OWASP_PACKAGE_ID, OWASP_PACKAGE_ID);
-    expect(decision).toMatchObject({ matched: true, action: 'challenge', score: 40, terminated: true });
+    expect(decision).toMatchObject({ matched: true, action: 'challenge', score: 45, terminated: true });
     expect(decision?.description).toContain('threshold 40');
   });
 

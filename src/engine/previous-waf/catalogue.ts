@@ -357,7 +357,7 @@ const OWASP_GROUPS: readonly GroupSpec[] = [
       {
         key: 'command-injection',
         description: 'OS command injection',
-        replacedBy: owaspRules(932100, 932105, 932110),
+        replacedBy: owaspRules(932230, 932235, 932370),
       },
       { key: 'php-injection', description: 'PHP injection', replacedBy: owaspRules(933100, 933120, 933160) },
       {

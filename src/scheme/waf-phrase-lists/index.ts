@@ -1,3 +1,4 @@
+import powershellCommands from './powershell-commands.json' with { type: 'json' };
 import scannerUserAgents from './scanner-user-agents.json' with { type: 'json' };
 
 /**
@@ -9,4 +10,6 @@ import scannerUserAgents from './scanner-user-agents.json' with { type: 'json' }
 export const PHRASE_LISTS: Readonly<Record<string, readonly string[]>> = {
   /** Names security scanners and attack tools announce in their User-Agent (CRS 913100). */
   'scanner-user-agents': scannerUserAgents,
+  /** PowerShell's cmdlets, switches and .NET calls seen in attacks, in lower case (CRS 932120). */
+  'powershell-commands': powershellCommands,
 };

@@ -4,6 +4,7 @@ import { SCANNER_DETECTION_RULES } from './913-scanner-detection.js';
 import { PROTOCOL_ENFORCEMENT_RULES } from './920-protocol-enforcement.js';
 import { PROTOCOL_ATTACK_RULES } from './921-protocol-attack.js';
 import { MULTIPART_ATTACK_RULES } from './922-multipart-attack.js';
+import { RCE_RULES } from './932-rce.js';
 import { SESSION_FIXATION_RULES } from './943-session-fixation.js';
 
 /**
@@ -17,5 +18,6 @@ export const CRS_FAMILIES: ReadonlyMap<number, readonly CrsRule[]> = new Map<num
   [920, PROTOCOL_ENFORCEMENT_RULES],
   [921, PROTOCOL_ATTACK_RULES],
   [922, MULTIPART_ATTACK_RULES],
+  [932, RCE_RULES],
   [943, SESSION_FIXATION_RULES],
 ]);
