@@ -184,6 +184,49 @@ const bytesWithinRuntime: FunctionRuntime = {
   },
 };
 
+const countBytesRuntime: FunctionRuntime = {
+  prepare: ([, rangesLiteral]) => {
+    const table = (text: string) => {
+      const counted = new Uint8Array(256);
+      for (const [low, high] of byteRanges(text) ?? []) counted.fill(1, low, high + 1);
+      return counted;
+    };
+    const prepared = isBytes(rangesLiteral) ? table(rangesLiteral) : undefined;
+    return ([value, rangesArgument]) => {
+      const counted = prepared ?? (isBytes(rangesArgument) ? table(rangesArgument) : undefined);
+      if (!isBytes(value) || !counted) return undefined;
+      let count = 0;
+      for (let i = 0; i < value.length; i++) count += counted[value.charCodeAt(i)] ?? 0;
+      return count;
+    };
+  },
+};
+
+/** The first match's groups 1 and 2 compared; a pattern without a match, or without both groups, gives false. */
+const capturesEqualRuntime: FunctionRuntime = {
+  prepare: ([, patternLiteral], context) => {
+    const engine = context?.regexEngine ?? re2RegexEngine;
+    const compiled = new Map<string, CompiledRegex>();
+    const regex = (pattern: string) => {
+      let found = compiled.get(pattern);
+      if (!found) {
+        found = engine.compile(pattern);
+        compiled.set(pattern, found);
+      }
+      return found;
+    };
+    if (isBytes(patternLiteral)) regex(patternLiteral);
+    return ([value, patternArgument]) => {
+      const pattern = patternLiteral ?? patternArgument;
+      if (!isBytes(value) || !isBytes(pattern)) return undefined;
+      const match = regex(pattern).exec(value);
+      if (!match) return false;
+      const [, first, second] = match.groups;
+      return first !== undefined && first === second;
+    };
+  },
+};
+
 const isHex = (code: number) =>
   (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 
@@ -243,6 +286,8 @@ export const wafRuntimes: ReadonlyMap<string, FunctionRuntime> = new Map([
   ['waf_url_host', plain(([url]) => (isBytes(url) ? urlHost(url) : undefined))],
   ['waf_phrases', phrasesRuntime],
   ['waf_bytes_within', bytesWithinRuntime],
+  ['waf_count_bytes', countBytesRuntime],
+  ['waf_captures_equal', capturesEqualRuntime],
   ['waf_valid_url_encoding', plain(([value]) => (isBytes(value) ? validUrlEncoding(value) : undefined))],
   ['waf_valid_utf8', plain(([value]) => (isBytes(value) ? validUtf8(value) : undefined))],
 ]);
