@@ -130,9 +130,12 @@ const GENERIC_FUNCTIONS = [
   'year',
 ];
 
-/** 942130 and 942131: two operands (words, numbers, quoted or parenthesised) around a comparison. */
+/**
+ * 942130 and 942131: two operands (words, numbers, quoted or parenthesised) around a comparison. The first
+ * operand is not a tag name (`<p>Hi`, `</b>x` are HTML, not `p > Hi`).
+ */
 const comparison = (operators: string) =>
-  String.raw`(?i)[\s'"\x60()]*?\b(\w+)\b[\s'"\x60()]*?(?:${operators})[\s'"\x60()]*?\b(\w+)\b`;
+  String.raw`(?i)(?:^|[^</\w])[\s'"\x60()]*?\b(\w+)\b[\s'"\x60()]*?(?:${operators})[\s'"\x60()]*?\b(\w+)\b`;
 const EQUALITY = comparison(String.raw`<=>|sounds\s+like|r?like|glob|regexp|=`);
 const INEQUALITY = comparison(String.raw`<=|>=|<>|!<|!>|!=|<|>|\^|is\s+not|not\s+r?like|not\s+regexp`);
 
@@ -168,8 +171,11 @@ const COOKIES_ONLY = 'REQUEST_COOKIES|!REQUEST_COOKIES:/_pk_ref/|REQUEST_COOKIES
 const openQuoteThenLogic = (quote: string) =>
   String.raw`^(?:[^${quote}]*${quote}\s*(?:[^\s\w${quote}][^${quote}]*)?${quote})*[^${quote}]*${quote}\s*(?:and|or)\b`;
 
-/** 942440: comment syntax, whole or started. */
-const COMMENT = String.raw`/\*|\*/|[';]--|--[\s\x0b]|--[^-\n]*-|[^&-]#.*?\s|\x00`;
+/**
+ * 942440: comment syntax, whole or started. MySQL's `#` after a value (`1#`, `'#`, `) #`) and followed by
+ * more text, not the `#` of C#, `{#if}` templates or a Markdown `## heading`.
+ */
+const COMMENT = String.raw`/\*|\*/|[';]--|--[\s\x0b]|--[^-\n]*-|[\d'"\x60) \t]#.*?\s|\x00`;
 
 export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
   {
@@ -469,7 +475,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         String.raw`['\x60]\s*[^\w\s]+\s*[^a-zA-Z\s].*?(?:#|--)`,
         String.raw`${Q}[^*\n]*\*\s*\d`,
         String.raw`\^${Q}`,
-        String.raw`[%()*+<>-][\w-]+[^\w\s]+${Q}[^,]`,
+        String.raw`[%()*+<>-][\w-]+[^\w\s]+['\x60][^,]`,
       ]
         .join('|')
         .replace(/^/, '(?i)'),
@@ -583,11 +589,12 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     paranoiaLevel: 2,
     severity: 'critical',
     tags: SQLI_TAGS,
-    // A comment, unless the value is one token of letters, digits, `_`, `-` and `.`: JSON Web Tokens and
-    // click ids (fbclid, gclid) hold "--" by chance, and a comment cannot hide anything in them.
+    // A comment, unless the value is one token of letters, digits and `_ - . / =`: JSON Web Tokens, click ids
+    // (fbclid, gclid) and signed session cookies (data--digest) hold "--" by chance, and a comment cannot
+    // hide anything in a value without a quote, a space or a parenthesis.
     expression: (() => {
       const values = transformed(ARGS_COOKIES_NO_PK, 'urlDecodeUni');
-      return `any(${values}[*] matches ${rawString(COMMENT)} and not ${values}[*] matches ${rawString(String.raw`^[\w.-]+$`)})`;
+      return `any(${values}[*] matches ${rawString(COMMENT)} and not ${values}[*] matches ${rawString(String.raw`^[\w./=-]+$`)})`;
     })(),
   },
   {
@@ -610,7 +617,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
     // A keyword or short expression in backticks (`if`, `select 1`), or a base64 blob in them.
-    test: { regex: String.raw`\x60(?:[\w\s=+{}()<@-]{2,29}|[A-Za-z0-9+/]+={0,2})\x60` },
+    test: { regex: String.raw`\x60(?:[\w\s=+{}()<@-]{2,29}|[A-Za-z0-9+/]{4,}={0,2})\x60` },
   },
   {
     id: 942520,
@@ -737,7 +744,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     tags: SQLI_TAGS,
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
-    test: { regex: String.raw`'(?:[\w\s=+{}()<@-]{2,29}|[A-Za-z0-9+/]+={0,2})'` },
+    test: { regex: String.raw`'(?:[\w\s=+{}()<@-]{2,29}|[A-Za-z0-9+/]{4,}={0,2})'` },
   },
   {
     id: 942530,

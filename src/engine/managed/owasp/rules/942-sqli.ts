@@ -362,7 +362,10 @@ export const SQL_ONLY_FUNCTIONS = [
 /** A call: the name as a whole word, then any non-word characters (spaces, comment residue), then `(`. */
 export const callOf = (names: readonly string[]): string => String.raw`(?i)\b(?:${words(names)})\W*\(`;
 
-/** MongoDB query, update and aggregation operators: facts of MongoDB's query language. */
+/**
+ * MongoDB query, update and aggregation operators: facts of MongoDB's query language. Not `$filter`,
+ * `$count`, `$select`, `$top`, `$skip`, `$orderby`: OData's query options, in ordinary API URLs.
+ */
 const MONGO_OPERATORS = [
   // query selectors
   'eq',
@@ -439,11 +442,9 @@ const MONGO_OPERATORS = [
   'literal',
   'let',
   'map',
-  'filter',
   'reduce',
   'sum',
   'avg',
-  'count',
 ];
 
 /** What each MySQL ALTER / SQL Server ALTER statement can change: `alter table`, `alter login`… */
@@ -511,6 +512,19 @@ export const ALTERABLE = [
   'workload',
   'xml\\s*schema',
 ];
+
+/** The start of a statement, as SQL writes it: `select 1`, `update t set`, `delete from`, `drop table`. */
+const STATEMENT_START = [
+  String.raw`select\s+(?:[\d@*"'\x60(]|null\b|distinct\b|all\b|top\b|[\w.]+\s*(?:,|\(|\bfrom\b))`,
+  String.raw`update\s+[\w.\x60"\[\]]+\s+set\b`,
+  String.raw`delete\s+(?:[\w.\x60"\[\]]+\s+)?from\b`,
+  String.raw`insert\s+(?:ignore\s+)?into\b`,
+  String.raw`(?:create|drop)\s+(?:temporary\s+|or\s+replace\s+)?(?:table|database|schema|view|index|function|procedure|trigger|user|login)\b`,
+  String.raw`truncate\s+(?:table\s+)?\w`,
+  String.raw`rename\s+(?:table|user)\b`,
+  String.raw`desc(?:ribe)?\s+[\w.\x60]+\s*$`,
+  String.raw`load\s+(?:data|xml)\b`,
+].join('|');
 
 export const SQLI_RULES_PL1: readonly CrsRule[] = [
   {
@@ -587,8 +601,10 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
     test: {
       regex: [
         // a closed string, then a negation or a new clause: `"!"`, `'; select x`, `' union all`
-        String.raw`["'\x60]\s*!\s*["'\x60\w]`,
-        String.raw`["'\x60]\s*;?\s*(?:having|select|union\s+(?:all|distinct|select))\b\s*\S`,
+        // (at the start of the value, or right after a word: a quote that closes, not one that opens prose)
+        String.raw`^[\s\d]*["'\x60]\s*!\s*["'\x60\w]`,
+        String.raw`(?:^|[\w)\]])["'\x60]\s*;?\s*(?:having|select|union\s+(?:all|distinct|select))\b\s*\S`,
+        String.raw`(?:^|[\w)\]])['\x60]\s*;?\s*union\b`,
         // who and where am I: user(), database(), current_user()…
         String.raw`\b(?:current_user|session_user|system_user|connection_id|database|schema)\s*\(|\buser\(|select.{0,40}?user\s*\(`,
         // stored procedures of the server, files written from a query
@@ -729,7 +745,8 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
         // a column alias right after a value: `1 AS "x" FROM`, `` `a` AS `b` from ``, `) as t from`
         String.raw`[\d)"'\x60]\s+as\b\s*["'\x60\w]+\s*\bfrom\b`,
         // a value that opens with punctuation or a number, then a statement: `1 union select`, `') drop table`
-        String.raw`^[^a-z_]+\s*(?:(?:create|truncate|rename|delete|desc|drop|insert|select|load|update)\s+\w|union\s*(?:all|select|distinct)\b|alter\s*(?:${ALTERABLE.join('|')})\b)`,
+        // (the statement as SQL writes it, so that "- update available" or "2 select boxes" stay prose)
+        String.raw`^[^a-zA-Z_]+\s*(?:${STATEMENT_START}|union\s*(?:all|select|distinct)\b|alter\s*(?:${ALTERABLE.join('|')})\b)`,
       ]
         .join('|')
         .replace(/^/, '(?i)'),
