@@ -156,11 +156,15 @@ function specialCharacters(
     paranoiaLevel: level,
     severity: 'warning',
     tags: SQLI_TAGS,
+    targets,
+    transformations: 'urlDecodeUni',
     expression: `any(waf_count_bytes(${transformed(targets, 'urlDecodeUni')}[*], "${SPECIAL_BYTES}")[*] ge ${threshold})`,
   };
 }
 
 const ARGS_ONLY = 'ARGS_NAMES|ARGS|XML:/*';
+const WITH_HEADERS_NO_PK =
+  'REQUEST_COOKIES|!REQUEST_COOKIES:/_pk_ref/|REQUEST_COOKIES_NAMES|REQUEST_HEADERS|ARGS_NAMES|ARGS|XML:/*';
 const COOKIES_ONLY = 'REQUEST_COOKIES|!REQUEST_COOKIES:/_pk_ref/|REQUEST_COOKIES_NAMES';
 
 /**
@@ -209,6 +213,8 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     paranoiaLevel: 2,
     severity: 'critical',
     tags: SQLI_TAGS,
+    targets: ARGS_ONLY,
+    transformations: 'urlDecodeUni,replaceComments',
     // A tautology: the same operand on both sides of an equality (1=1, 'a'='a', x like x).
     expression: `any(waf_captures_equal(${transformed(ARGS_ONLY, 'urlDecodeUni,replaceComments')}[*], ${rawString(EQUALITY)}))`,
   },
@@ -218,6 +224,9 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     paranoiaLevel: 2,
     severity: 'critical',
     tags: SQLI_TAGS,
+    targets: ARGS_ONLY,
+    transformations: 'urlDecodeUni,replaceComments',
+    multiMatch: true,
     // Always true the other way: different operands on both sides of an inequality (1!=2, 'a'<>'b').
     expression: (() => {
       const values = transformed(ARGS_ONLY, 'urlDecodeUni,replaceComments', true);
@@ -232,9 +241,9 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     tags: SQLI_TAGS,
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
-    // Generic function names and SQLite's, and any json… function.
+    // Generic function names, SQLite's, any json… function, and those of 942151 again.
     test: {
-      regex: String.raw`(?i)\b(?:json(?:_\w+)?|sleep|${words(GENERIC_FUNCTIONS.filter((name) => name !== 'is'))})\W*\(`,
+      regex: String.raw`(?i)\b(?:json(?:_\w+)?|${words([...GENERIC_FUNCTIONS.filter((name) => name !== 'is'), ...SQL_ONLY_FUNCTIONS])})\W*\(`,
     },
   },
   {
@@ -372,7 +381,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         String.raw`\W!+${Q}\w`,
         String.raw`${Q};\s*(?:if|while|begin)\b`,
         String.raw`${Q}[\s\d]+=\s*\d`,
-        String.raw`[\s(]case\b\W.{0,80}?\bwhen[\s(]`,
+        String.raw`[\s(]case\b\W.*?\bwhen[\s(]`,
       ]
         .join('|')
         .replace(/^/, '(?i)'),
@@ -494,7 +503,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         String.raw`\bhaving\b\s*(?:\d{1,10}\s*[<=>]|'[^=]{1,10}'[\s'<=>?\[]*)`,
         String.raw`\bexecute(?:\s*\(|\s{1,5}[\w.$]{1,5})`,
         String.raw`\bexists\s*\(\s*select\b`,
-        String.raw`\bcreate\s+table.{0,20}?\(`,
+        String.raw`\bcreate\s+table\b[^(\n]*\(`,
         String.raw`\blike\W*char\W*\(`,
         String.raw`\bselect\b.*?\bcase\b`,
         String.raw`\bfrom\b.*?limit`,
@@ -515,7 +524,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     transformations: 'urlDecodeUni',
     // OR / XOR and a number or a short string compared: or 1=1, ' or 'a'<, xor 5>, or 88
     test: {
-      regex: String.raw`(?i)\bx?or\b\s?(?:\d{1,10}|["'][^=]{1,10}["'])\s?[<=>]+|\bor\s+(?:\d{1,10}|'[^=]{1,10}')|\bxor\s*(?:\d{1,10}|'[^=]{1,10}')|'\s+x?or\s+.{1,20}?[!+\-<=>]`,
+      regex: String.raw`(?i)\bx?or\b\s?(?:\d{1,10}|["'][^=]{1,10}["'])\s?[<=>]+|\bor\s+(?:\d{1,10}|'[^=]{1,10}')|\bxor\s*(?:\d{1,10}|'[^=]{1,10}')|'\s+x?or\s+[^\s!+\-<=>]+(?:\s+[^\s!+\-<=>]+)?\s*[!+\-<=>]`,
     },
   },
   {
@@ -561,26 +570,29 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     paranoiaLevel: 2,
     severity: 'critical',
     tags: SQLI_TAGS,
-    targets:
-      'REQUEST_COOKIES|!REQUEST_COOKIES:/_pk_ref/|REQUEST_COOKIES_NAMES|REQUEST_HEADERS|ARGS_NAMES|ARGS|XML:/*',
+    targets: WITH_HEADERS_NO_PK,
     transformations: 'urlDecodeUni',
-    // Pairs of keywords that make a statement, and names only an attacker quotes.
-    test: {
-      regex: [
+    // Pairs of keywords that make a statement, and names only an attacker quotes. The pairs with at most 100
+    // characters between them are a second pattern, which runs only on values holding one of their words.
+    expression: (() => {
+      const values = transformed(WITH_HEADERS_NO_PK, 'urlDecodeUni');
+      const pairs = [
         String.raw`\bdbms_\w+\.`,
         String.raw`\bdelete\W+from\b|\binner\W+join\b|\binsert\W+into\b|\binto\W+(?:dump|out)file\b`,
-        String.raw`\bgroup\s+by\b.{0,100}?\bhaving\b`,
         String.raw`\boverlay\s*\([^)]*?\bplacing\b`,
         String.raw`\bload\W+data\b.*?\binfile\b`,
-        String.raw`\bselect\b.{0,100}?(?:\b(?:dump|count|length|top)\b.*?\bfrom\b|\bdata_type\b|\bfrom\b.*?\bwhere\b|\binstr\b|\bto_char\b|\bto_number\b)`,
         String.raw`\bsys_context\b|\butl_inaddr\b|@@version\b|\bprint\W+@@|\bcollation\W+\(a`,
-        String.raw`\bunion\b.{0,100}?\bselect\b`,
         String.raw`;\W*(?:drop|shutdown)\b`,
-        String.raw`'(?:dbo|msdasql|sa|sqloledb)'`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
-    },
+        "'(?:dbo|msdasql|sa|sqloledb)'",
+      ];
+      const near = [
+        String.raw`\bgroup\s+by\b.{0,100}?\bhaving\b`,
+        String.raw`\bselect\b.{0,100}?(?:\b(?:dump|count|length|top)\b.*?\bfrom\b|\bdata_type\b|\bfrom\b.*?\bwhere\b|\binstr\b|\bto_char\b|\bto_number\b)`,
+        String.raw`\bunion\b.{0,100}?\bselect\b`,
+      ];
+      const regex = (branches: string[]) => rawString(`(?i)${branches.join('|')}`);
+      return `any(${values}[*] matches ${regex(pairs)} or ${values}[*] matches ${regex(near)})`;
+    })(),
   },
   specialCharacters(942430, ARGS_ONLY, 'args', 12, 2),
   {
@@ -589,6 +601,8 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     paranoiaLevel: 2,
     severity: 'critical',
     tags: SQLI_TAGS,
+    targets: ARGS_COOKIES_NO_PK,
+    transformations: 'urlDecodeUni',
     // A comment, unless the value is one token of letters, digits and `_ - . / =`: JSON Web Tokens, click ids
     // (fbclid, gclid) and signed session cookies (data--digest) hold "--" by chance, and a comment cannot
     // hide anything in a value without a quote, a space or a parenthesis.

@@ -306,6 +306,17 @@ export const SQL_ONLY_FUNCTIONS = [
   'jsonb_strip_nulls',
   'jsonb_to_record',
   'jsonb_typeof',
+  'json_each_text',
+  'json_populate_recordset',
+  'json_to_recordset',
+  'jsonb_object_agg',
+  'jsonb_path_exists_tz',
+  'jsonb_path_match_tz',
+  'jsonb_path_query_array_tz',
+  'jsonb_path_query_first_tz',
+  'jsonb_path_query_tz',
+  'jsonb_populate_recordset',
+  'jsonb_to_recordset',
   // Microsoft SQL Server
   'charindex',
   'col_name',
@@ -550,7 +561,7 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
     // The catalogues and system tables an attacker reads the schema from (MySQL, PostgreSQL, SQL Server,
     // Oracle, SQLite, Access), the sample databases of SQL Server, and the calls naming the current one.
     test: {
-      regex: String.raw`(?i)\b(?:information_schema|performance_schema|pg_(?:catalog|toast|shadow|authid|namespace)|mysql\.(?:db|user)|sys\.(?:database_name|objects|tables|columns|sql_logins)|master\.\.sys(?:databases|logins)|sys(?:objects|columns|databases|logins|aux)|msdb|tempdb|northwind|pubs\.dbo|sqlite_(?:temp_)?master|sqlite_schema|msys(?:accessobjects|accessstorage|accessxml|aces|modules2?|objects|queries|relationships)|all_tables|all_tab_columns|dba_tables|user_tab_columns|schema_name)\b|\b(?:database|db_name|schema)\W*\(`,
+      regex: String.raw`(?i)\b(?:information_schema|performance_schema|pg_(?:catalog|toast|shadow|authid|namespace|user|database|largeobject|roles)|mysql\.(?:db|user)|sys\.(?:database_name|objects|tables|columns|sql_logins)|master\.\.sys(?:databases|logins)|sys(?:objects|columns|databases|logins|aux)|msdb|tempdb|northwind|pubs\.dbo|sqlite_(?:temp_)?master|sqlite_schema|msys(?:accessobjects|accessstorage|accessxml|aces|modules2?|objects|queries|relationships)|all_tables|all_tab_columns|dba_tables|user_tab_columns|schema_name)\b|\b(?:database|db_name|schema)\W*\(`,
     },
   },
   {
@@ -571,9 +582,10 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
     tags: SQLI_TAGS,
     targets: `REQUEST_FILENAME|${ARGS_COOKIES}`,
     transformations: 'urlDecodeUni,replaceComments',
-    // sleep takes one argument (which may be a call: sleep(if(…))); benchmark a count and an expression.
+    // sleep takes one argument, which may hold calls two deep: sleep(5-if(1=1,0,5)), sleep(ord(mid(x,1,1)))
+    // (sleep(12,0) is no call of it); benchmark a count and an expression.
     test: {
-      regex: String.raw`(?i)sleep\s*\([^,()\n]*(?:\([^()\n]*\)[^,()\n]*)*\)|benchmark\s*\([^,\n]*,[^\n]*\)`,
+      regex: String.raw`(?i)sleep\s*\((?:[^,()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)|benchmark\s*\([^,\n]*,[^\n]*\)`,
     },
   },
   {
@@ -606,7 +618,7 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
         String.raw`(?:^|[\w)\]])["'\x60]\s*;?\s*(?:having|select|union\s+(?:all|distinct|select))\b\s*\S`,
         String.raw`(?:^|[\w)\]])['\x60]\s*;?\s*union\b`,
         // who and where am I: user(), database(), current_user()…
-        String.raw`\b(?:current_user|session_user|system_user|connection_id|database|schema)\s*\(|\buser\(|select.{0,40}?user\s*\(`,
+        String.raw`\b(?:current_user|session_user|system_user|connection_id|database|schema)\s*\(|\buser\(|select\S*?user\s*\(`,
         // stored procedures of the server, files written from a query
         String.raw`\bexec(?:ute)?\s+master\.|exec(?:ute)?\W*xp_cmdshell|\binto[\s+]+(?:dump|out)file\s*["'\x60]`,
         String.raw`\bfrom\W*information_schema\b`,
