@@ -3,6 +3,7 @@ import type { CrsRule } from '../crs.js';
 import {
   ALTERABLE,
   ARGS_COOKIES,
+  anyOf,
   callOf,
   SQL_ONLY_FUNCTIONS,
   SQLI_TAGS,
@@ -191,7 +192,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     targets: 'ARGS_NAMES|ARGS|REQUEST_FILENAME|XML:/*',
     transformations: 'utf8toUnicode,urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         String.raw`!=|==|&&|\|\||->|>=|>>|<<|<=|<>`,
         String.raw`\b(?:xor|regexp|rlike|ilike|isnull|notnull)\b`,
         // collate with a quoted or a well-known collation: collate nocase, collate "utf8mb4_bin"
@@ -202,9 +203,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         // in (1,2) / in ('a') / in ( select …)
         String.raw`(?:^|\W)in[\s+]*\([\s\d"'\x60][^()]*\)`,
         String.raw`[!<=>]\s*all\s*\(`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -255,7 +254,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         // a comment opened before a quote (polyglots): /*'  /*`
         String.raw`/\*+${Q}`,
         String.raw`\d${Q}\s+${Q}\s+\d`,
@@ -268,9 +267,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         String.raw`${Q}\s*(?:[<>~]+|[^\w\s]?=|[+=]+)\s*${Q}`,
         String.raw`\sis\s*0\W`,
         String.raw`\bwhere\s[\s\w.,-]+\s=`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -283,7 +280,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
       'REQUEST_COOKIES|REQUEST_COOKIES_NAMES|REQUEST_HEADERS:User-Agent|REQUEST_HEADERS:Referer|ARGS_NAMES|ARGS|XML:/*',
     transformations: 'urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         // a name closed by a quote after a comma: ,name"=  ,col`)
         String.raw`,[\w\s]*${Q}\s*(?:[=;)]|$|--|#)`,
         // a list of SQL values: 'a', 'b'  'x', 0x1a  'x', (5)  ),'y'
@@ -292,9 +289,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         String.raw`\Wselect\b.+?\bfrom\b`,
         // MySQL's space() padding: select(space(1))
         String.raw`\b(?:alter|create|truncate|update|rename|delete|desc|drop|insert|select|load)\s*\(\s*space\s*\(`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -306,7 +301,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         // a further condition: and x = '  || (a == "  or 1=(
         String.raw`(?:&&|\|\||\b(?:and|between|div|like|nand|not|or|xor|xxor)\b)[\s(]+\w+[\s)]*[!+=]+[\s\d]*["'\x60()=]`,
         String.raw`\d\s*(?:and|between|div|like|or|xor)\s*\d+\s*[+-]`,
@@ -316,9 +311,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         String.raw`(?:[#;]|--)\s*(?:alter|drop|(?:insert|update)\s*\w{2,})`,
         String.raw`@.*?=\s*\(\s*select\b`,
         String.raw`\Wset\s*@\w`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -330,15 +323,13 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         String.raw`${Q}\s*${LOGIC}\s+[\w\s]+=\s*\w+\s*having\s`,
         String.raw`${Q}\s*like\W*["'\x60\d]`,
         String.raw`\w\s+like\s+${Q}`,
         String.raw`like\s*${Q}%`,
         String.raw`\bselect\s+[\w\s"'\x60(),.\[\]-]+?\bfrom\s`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -350,7 +341,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         String.raw`\)\s*when\s*\d+\s*then\b`,
         // a string closed, then a comment or a brace: '#  '--  '{  (not "#fff" or href="#top")
         String.raw`${Q}\s*(?:#(?:\W|$)|--|\{)`,
@@ -358,9 +349,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         String.raw`\b(?:binary|cha?r)\s*\(\s*\d`,
         String.raw`\b(?:and|nand|not|or|xor|xxor|div|like|between|regexp|rlike)\s+\w+\(`,
         String.raw`(?:\|\||&&)\s*\w+\(`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -372,7 +361,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         String.raw`\(\s*select\s*\w+\s*\(|\bcoalesce\s*\(|\border\s+by\s+if\w*\s*\(`,
         String.raw`\*/from`,
         String.raw`\+\s*\d+\s*\+\s*@`,
@@ -382,9 +371,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         String.raw`${Q};\s*(?:if|while|begin)\b`,
         String.raw`${Q}[\s\d]+=\s*\d`,
         String.raw`[\s(]case\b\W.*?\bwhen[\s(]`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -396,21 +383,19 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         String.raw`${Q}\s*\b(?:x?or|div|like|between|and)\b\s*["'\x60]?\d`,
         // escaped characters of a quote, # or =, as text: \x27
         String.raw`\\x(?:2[37]|3d)`,
         // a lone quote: ' or x'
-        String.raw`^.?${Q}$`,
+        `^.?${Q}$`,
         // a value that starts with a number or a string and goes on with a condition: 1 or 1-  \"a" and x(
         String.raw`^["'\\]*(?:[\d"']+|[^"']+["'])\s*${LOGIC}\s*[\w"'][!&()+,.@-]`,
         String.raw`[^\w\s]\w+\s*[-|]\s*${Q}\s*\w`,
         String.raw`@\w+\s+(?:and|x?or|div|like|between)\b\s*["'\d]+`,
         String.raw`[^\s\w:]\s*\d\W+[^\w\s]\s*${Q}.`,
         String.raw`\Winformation_schema|\btable_name\W`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -422,16 +407,14 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         String.raw`\bin\s*\(+\s*select\b`,
         String.raw`(?:\b(?:n?and|x?x?or|not|div|like|between)\s+|\|\||&&)[\s\w+]+(?:regexp\s*\(|sounds\s+like\s*${Q}|[=\d]+x)`,
         // PostgreSQL after a closed string: ' or array[…]  ' or true  ' or x ~ y  ' and x not similar to y
         String.raw`${Q}\s*${LOGIC}\s*(?:array\s*\[|true\b|false\b|\w+\s*!?~|\w+\s+(?:not\s+)?similar\s+to\b)`,
         String.raw`${Q}\s*[%&<=>^]+\d+\s*(?:and|x?or|div|like|between)\s*=`,
         String.raw`\bexcept\s+(?:select\b|values\s*\()`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -455,15 +438,13 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     transformations: 'urlDecodeUni',
     // 942360's shapes, looser: any symbol before an alias, a bare statement keyword after leading punctuation.
     test: {
-      regex: [
+      regex: anyOf([
         String.raw`(?:alter|create|truncate|update|rename|delete|desc|insert|select|load)\s+(?:char|group_concat|load_file)\s?\(?|end\s*\);`,
         String.raw`[\s(]load_file\s*\(`,
         String.raw`${Q}\s+regexp\W`,
         String.raw`[^a-zA-Z_\s.,]\s+as\b\s*["'\x60\w]+\s*\bfrom\b`,
         String.raw`^[^a-zA-Z_]+\s*(?:create\s+\w|(?:delete|desc|drop|insert|select|load|rename|truncate|update)\b|union\s*(?:all|select|distinct)\b|alter\s*(?:${ALTERABLE.join('|')})\b)`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -476,7 +457,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
       'REQUEST_COOKIES|REQUEST_COOKIES_NAMES|REQUEST_HEADERS:Referer|REQUEST_HEADERS:User-Agent|ARGS_NAMES|ARGS|XML:/*',
     transformations: 'urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         String.raw`${Q}\s*\*.*?\b(?:x?or|div|like|between|and|id)\W+${Q}\d`,
         String.raw`${Q}\s*(?:x?or|div|like|between|and)\s\D+[\w-]+\D*\d`,
         // a string closed, then symbols and another quote or a comment: ' = # '   '? # = --
@@ -485,9 +466,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         String.raw`${Q}[^*\n]*\*\s*\d`,
         String.raw`\^${Q}`,
         String.raw`[%()*+<>-][\w-]+[^\w\s]+['\x60][^,]`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -499,7 +478,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     targets: ARGS_COOKIES_NO_PK,
     transformations: 'urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         String.raw`\bhaving\b\s*(?:\d{1,10}\s*[<=>]|'[^=]{1,10}'[\s'<=>?\[]*)`,
         String.raw`\bexecute(?:\s*\(|\s{1,5}[\w.$]{1,5})`,
         String.raw`\bexists\s*\(\s*select\b`,
@@ -509,9 +488,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         String.raw`\bfrom\b.*?limit`,
         String.raw`\border\s+by\b`,
         String.raw`\bexists\s(?:\s*select\b|select\S*(?:if\s?\(|ifnull\s?\(|top|concat)|system\s?\(|having\s+\d+|'[^=]{1,10}')`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -561,7 +538,8 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     transformations: 'urlDecodeUni',
     // Server objects an injection reaches for: SQL Server's extended procedures, Oracle's packages, types.
     test: {
-      regex: String.raw`(?i)xp_(?:cmdshell|dirtree|fileexist|fixeddrives|subdirs|regread|regwrite|regdelete(?:key|value)|regenum(?:keys|values)|regaddmultistring|regremovemultistring|servicecontrol|availablemedia|enumdsn|enumgroups|loginconfig|logininfo|makecab|msver|ntsec|terminate|execresultset|filelist|sprintf|sscanf|instance_regread)|sp_(?:oacreate|oamethod|oagetproperty|addextendedproc|dropextendedproc|configure|execute|makewebtask|password|prepare|replwritetovarbin|sqlexec|addlogin|addsrvrolemember|help|is_srvrolemember|linkedservers|send_dbmail)|open(?:rowset|datasource|query|owa_util)|dbms_(?:java|pipe|lock|xmlgen|ldap|utility|output)|utl_(?:http|file|inaddr|tcp|smtp)|dba_users|tbcreator|autonomous_transaction|n?varchar|sql_variant|sql_longvarchar|current_user`,
+      regex:
+        '(?i)xp_(?:cmdshell|dirtree|fileexist|fixeddrives|subdirs|regread|regwrite|regdelete(?:key|value)|regenum(?:keys|values)|regaddmultistring|regremovemultistring|servicecontrol|availablemedia|enumdsn|enumgroups|loginconfig|logininfo|makecab|msver|ntsec|terminate|execresultset|filelist|sprintf|sscanf|instance_regread)|sp_(?:oacreate|oamethod|oagetproperty|addextendedproc|dropextendedproc|configure|execute|makewebtask|password|prepare|replwritetovarbin|sqlexec|addlogin|addsrvrolemember|help|is_srvrolemember|linkedservers|send_dbmail)|open(?:rowset|datasource|query|owa_util)|dbms_(?:java|pipe|lock|xmlgen|ldap|utility|output)|utl_(?:http|file|inaddr|tcp|smtp)|dba_users|tbcreator|autonomous_transaction|n?varchar|sql_variant|sql_longvarchar|current_user',
     },
   },
   {

@@ -27,6 +27,9 @@ export function transformed(targets: string, transformations: string, multiMatch
   return `${fn}(${quotedString(transformations)}, ${targetValues(targets).join(', ')})`;
 }
 
+/** A case-insensitive pattern matching any of the branches. */
+export const anyOf = (branches: readonly string[]): string => `(?i)${branches.join('|')}`;
+
 /** An alternation of words, longest first so that the first branch that matches is the whole word. */
 export const words = (list: readonly string[]): string =>
   [...new Set(list)].sort((a, b) => b.length - a.length || a.localeCompare(b)).join('|');
@@ -611,7 +614,7 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
     // removeCommentsChar deletes /*, */, -- and #: `union/**/select` becomes `unionselect`.
     transformations: 'urlDecodeUni,removeCommentsChar',
     test: {
-      regex: [
+      regex: anyOf([
         // a closed string, then a negation or a new clause: `"!"`, `'; select x`, `' union all`
         // (at the start of the value, or right after a word: a quote that closes, not one that opens prose)
         String.raw`^[\s\d]*["'\x60]\s*!\s*["'\x60\w]`,
@@ -625,9 +628,7 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
         // union select, whatever pads the two words
         String.raw`\bunion(?:\s|\(|all|distinct(?:row)?)*select\b`,
         String.raw`\biif\s*\(`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -654,7 +655,7 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
     transformations: 'urlDecodeUni',
     // CASE WHEN … THEN, `) like (`, a SELECT with a HAVING comparison, `if(x=` (not a code `if (a == b)`).
     test: {
-      regex: String.raw`(?i)[\s(]case\s+when\b.*?\bthen\b|\)\s*like\s*\(|\bselect\b.*?\bhaving\s*\S+\s*[^\s\w]|\bif\s?\(\s*\w+\s*(?:=(?:[^=]|$)|<>|[<>~])`,
+      regex: String.raw`(?i)(?:^|[\s(])case\s+when\b.*?\bthen\b|\)\s*like\s*\(|\bselect\b.*?\bhaving\s*\S+\s*[^\s\w]|\bif\s?\(\s*\w+\s*(?:=(?:[^=]|$)|<>|[<>~])`,
     },
   },
   {
@@ -749,7 +750,7 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
     test: {
-      regex: [
+      regex: anyOf([
         // select char(…) / group_concat(…) / load_file(…), `end);`
         String.raw`\b(?:alter|create|truncate|update|rename|delete|desc|insert|select|load)\s+(?:char|group_concat|load_file)\b\s*\(?|\bend\s*\);`,
         String.raw`[\s(]load_file\s*\(`,
@@ -759,9 +760,7 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
         // a value that opens with punctuation or a number, then a statement: `1 union select`, `') drop table`
         // (the statement as SQL writes it, so that "- update available" or "2 select boxes" stay prose)
         String.raw`^[^a-zA-Z_]+\s*(?:${STATEMENT_START}|union\s*(?:all|select|distinct)\b|alter\s*(?:${ALTERABLE.join('|')})\b)`,
-      ]
-        .join('|')
-        .replace(/^/, '(?i)'),
+      ]),
     },
   },
   {
@@ -818,7 +817,7 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
 
 /** 942320 and 942321: stored procedures and functions created or called, PostgreSQL casts. */
 export function STORED_PROCEDURES(): string {
-  return [
+  return anyOf([
     String.raw`\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure)\s+[\w.\x60"]+\s*\(`,
     String.raw`\bdeclare\W+[@#]\w`,
     String.raw`\bdiv\s*\(\s*[+-]?\s*\d+(?:\.\d+)?\s*,\s*[+-]?\s*\d+(?:\.\d+)?\s*\)`,
@@ -827,7 +826,5 @@ export function STORED_PROCEDURES(): string {
     String.raw`;\s*(?:declare|open)\s+[\w-]+`,
     // value::type, PostgreSQL's cast: password::int, '1'::bool
     String.raw`::(?:bigint|bool(?:ean)?|bytea|char|double\s+precision|float[48]?|int[248]?|integer|jsonb?|numeric|oid|real|regclass|smallint|text|varchar)\b`,
-  ]
-    .join('|')
-    .replace(/^/, '(?i)');
+  ]);
 }
