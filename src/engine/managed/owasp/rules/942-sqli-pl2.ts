@@ -426,7 +426,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni',
     // The value opens with punctuation or digits, then ALTER or UNION: `1' union`, `') alter`.
-    test: { regex: String.raw`(?i)^[^a-zA-Z_]+\s*\b(?:alter|union)\b` },
+    test: { regex: String.raw`(?i)^(?:json\.)?[^a-zA-Z_]+\s*\b(?:alter|union)\b` },
   },
   {
     id: 942362,
@@ -443,7 +443,7 @@ export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
         String.raw`[\s(]load_file\s*\(`,
         String.raw`${Q}\s+regexp\W`,
         String.raw`[^a-zA-Z_\s.,]\s+as\b\s*["'\x60\w]+\s*\bfrom\b`,
-        String.raw`^[^a-zA-Z_]+\s*(?:create\s+\w|(?:delete|desc|drop|insert|select|load|rename|truncate|update)\b|union\s*(?:all|select|distinct)\b|alter\s*(?:${ALTERABLE.join('|')})\b)`,
+        String.raw`^(?:json\.)?[^a-zA-Z_]+\s*(?:create\s+\w|(?:delete|desc|drop|insert|select|load|rename|truncate|update)\b|union\s*(?:all|select|distinct)\b|alter\s*(?:${ALTERABLE.join('|')})\b)`,
       ]),
     },
   },

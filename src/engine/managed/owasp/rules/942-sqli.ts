@@ -758,8 +758,9 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
         // a column alias right after a value: `1 AS "x" FROM`, `` `a` AS `b` from ``, `) as t from`
         String.raw`[\d)"'\x60]\s+as\b\s*["'\x60\w]+\s*\bfrom\b`,
         // a value that opens with punctuation or a number, then a statement: `1 union select`, `') drop table`
-        // (the statement as SQL writes it, so that "- update available" or "2 select boxes" stay prose)
-        String.raw`^[^a-zA-Z_]+\s*(?:${STATEMENT_START}|union\s*(?:all|select|distinct)\b|alter\s*(?:${ALTERABLE.join('|')})\b)`,
+        // (the statement as SQL writes it, so that "- update available" or "2 select boxes" stay prose); a
+        // JSON key is an argument name after "json.", and its text starts there
+        String.raw`^(?:json\.)?[^a-zA-Z_]+\s*(?:${STATEMENT_START}|union\s*(?:all|select|distinct)\b|alter\s*(?:${ALTERABLE.join('|')})\b)`,
       ]),
     },
   },
