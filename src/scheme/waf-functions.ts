@@ -238,4 +238,25 @@ export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
     description:
       'Whether the value is valid UTF-8 (no overlong forms, surrogates or code points above U+10FFFF).',
   },
+  {
+    name: 'waf_count_bytes',
+    params: [
+      bytesField('value'),
+      { name: 'ranges', kind: 'literal', types: ['Bytes'], checkValue: checkByteRanges },
+    ],
+    returns: 'Int',
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      'How many bytes of the value are in the ranges ("33-38,40-43"): a count of special characters, as rules with a threshold need.',
+  },
+  {
+    name: 'waf_captures_equal',
+    params: [bytesField('value'), { ...namePattern, name: 'regex' }],
+    returns: 'Bool',
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      "Whether the regex's first match in the value has capture groups 1 and 2 equal, byte for byte; false when it does not match (a ModSecurity chain comparing TX:1 with TX:2).",
+  },
 ];

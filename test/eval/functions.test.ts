@@ -96,6 +96,8 @@ describe('the catalogue', () => {
       waf_valid_utf8: [undefined],
       waf_capture: [undefined, 'x', 0],
       waf_less_than: [undefined, '1'],
+      waf_count_bytes: [undefined, '1-2'],
+      waf_captures_equal: [undefined, '(a)(a)'],
     };
     for (const [name, args] of Object.entries(sample)) expect(call(name, args), name).toBeUndefined();
     expect(Object.keys(sample).length + 1).toBe(functionRuntimes.size); // + concat, below

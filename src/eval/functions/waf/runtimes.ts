@@ -262,6 +262,49 @@ export function validUtf8(value: string): boolean {
   return true;
 }
 
+const countBytesRuntime: FunctionRuntime = {
+  prepare: ([, rangesLiteral]) => {
+    const table = (text: string) => {
+      const counted = new Uint8Array(256);
+      for (const [low, high] of byteRanges(text) ?? []) counted.fill(1, low, high + 1);
+      return counted;
+    };
+    const prepared = isBytes(rangesLiteral) ? table(rangesLiteral) : undefined;
+    return ([value, rangesArgument]) => {
+      const counted = prepared ?? (isBytes(rangesArgument) ? table(rangesArgument) : undefined);
+      if (!isBytes(value) || !counted) return undefined;
+      let count = 0;
+      for (let i = 0; i < value.length; i++) count += counted[value.charCodeAt(i)] ?? 0;
+      return count;
+    };
+  },
+};
+
+/** The first match's groups 1 and 2 compared; a pattern without a match, or without both groups, gives false. */
+const capturesEqualRuntime: FunctionRuntime = {
+  prepare: ([, patternLiteral], context) => {
+    const engine = context?.regexEngine ?? re2RegexEngine;
+    const compiled = new Map<string, CompiledRegex>();
+    const regex = (pattern: string) => {
+      let found = compiled.get(pattern);
+      if (!found) {
+        found = engine.compile(pattern);
+        compiled.set(pattern, found);
+      }
+      return found;
+    };
+    if (isBytes(patternLiteral)) regex(patternLiteral);
+    return ([value, patternArgument]) => {
+      const pattern = patternLiteral ?? patternArgument;
+      if (!isBytes(value) || !isBytes(pattern)) return undefined;
+      const match = regex(pattern).exec(value);
+      if (!match) return false;
+      const [, first, second] = match.groups;
+      return first !== undefined && first === second;
+    };
+  },
+};
+
 export const wafRuntimes: ReadonlyMap<string, FunctionRuntime> = new Map([
   ['waf_transform', transformRuntime('each')],
   ['waf_transform_steps', transformRuntime('steps')],
@@ -277,6 +320,8 @@ export const wafRuntimes: ReadonlyMap<string, FunctionRuntime> = new Map([
   ['waf_phrases', phrasesRuntime],
   ['waf_bytes_within', bytesWithinRuntime],
   ['waf_capture', captureRuntime],
+  ['waf_count_bytes', countBytesRuntime],
+  ['waf_captures_equal', capturesEqualRuntime],
   [
     'waf_less_than',
     plain(([value, other]) => (isBytes(value) && isBytes(other) ? lessThan(value, other) : undefined)),

@@ -5,6 +5,8 @@ import { PROTOCOL_ENFORCEMENT_RULES } from './920-protocol-enforcement.js';
 import { PROTOCOL_ATTACK_RULES } from './921-protocol-attack.js';
 import { MULTIPART_ATTACK_RULES } from './922-multipart-attack.js';
 import { RCE_RULES } from './932-rce.js';
+import { SQLI_RULES_PL1 } from './942-sqli.js';
+import { SQLI_RULES_PL2_PL4 } from './942-sqli-pl2.js';
 import { SESSION_FIXATION_RULES } from './943-session-fixation.js';
 
 /**
@@ -19,5 +21,6 @@ export const CRS_FAMILIES: ReadonlyMap<number, readonly CrsRule[]> = new Map<num
   [921, PROTOCOL_ATTACK_RULES],
   [922, MULTIPART_ATTACK_RULES],
   [932, RCE_RULES],
+  [942, [...SQLI_RULES_PL1, ...SQLI_RULES_PL2_PL4]],
   [943, SESSION_FIXATION_RULES],
 ]);
