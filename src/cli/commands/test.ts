@@ -56,7 +56,8 @@ A directory stands for every .yaml, .yml and .json file under it.
 
 Exit status: 0 no case failed, 1 a case failed, 2 bad input (an unreadable
 or invalid test file, zone or request, a rule name that names no rule of the
-zone, a bad option); bad input is reported with file, line, case and JSON path.
+zone, a bad option); bad input is reported with file, line, case and JSON path,
+and the cases of the other files still run.
 `,
   run(args, io) {
     const { values, positionals } = parseCommandLine(args, testOptions);
@@ -76,18 +77,26 @@ zone, a bad option); bad input is reported with file, line, case and JSON path.
       }
       return zone;
     };
-    for (const path of positionals.flatMap((argument) => testFilesAt(io, argument))) {
-      const read = readTestFile(io, path, readStdin, defaultZone);
+    const files = positionals.flatMap((argument) => testFilesAt(io, argument));
+    for (const path of files) {
+      let read: ReturnType<typeof readTestFile>;
+      try {
+        read = readTestFile(io, path, readStdin, defaultZone);
+      } catch (error) {
+        // A file that cannot be read or parsed: said, and the others still run (a directory of hundreds).
+        if (!(error instanceof UsageError) || files.length === 1) throw error;
+        problems.push({ file: path, line: 1, pointer: '', message: error.message });
+        continue;
+      }
       const ran = read.ok ? runTestFile(read.file) : read;
       if (ran.ok) results.push(...ran.results);
       else problems.push(...ran.problems);
     }
-    if (problems.length > 0) {
-      for (const problem of problems) io.stderr(`cfrules test: ${formatInputProblem(problem)}\n`);
-      return 2;
-    }
+    for (const problem of problems) io.stderr(`cfrules test: ${formatInputProblem(problem)}\n`);
+    if (problems.length > 0 && results.length === 0) return 2;
     const options = { showFailuresOnly: values['show-failures-only'] === true, color: colorEnabled(io) };
     io.stdout(renderTestResults(format, results, options));
+    if (problems.length > 0) return 2;
     return results.every((result) => result.passed) ? 0 : 1;
   },
 };
