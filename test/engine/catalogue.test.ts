@@ -15,7 +15,8 @@ import {
   SEVERITY_SCORES,
 } from '../../src/engine/managed/index.js';
 
-const PROFILE = { plan: 'enterprise', phase: 'http_request_firewall_managed' } as const;
+// Managed rules may use the managed-only waf.* fields and waf_* functions.
+const PROFILE = { plan: 'enterprise', phase: 'http_request_firewall_managed', managedRuleset: true } as const;
 
 /** How many regexes an expression holds (Cloudflare allows 64 per rule). */
 const regexCount = (expression: string) => expression.split(/\smatches\s/).length - 1;
@@ -125,7 +126,17 @@ describe('Cloudflare OWASP Core Ruleset', () => {
     const levels = new Set(scoring.map((rule) => rule.paranoiaLevel));
     expect([...levels].sort()).toEqual([1, 2, 3, 4]);
     expect(categoriesOf(owaspCoreRuleset)).toEqual(
-      expect.arrayContaining(['sqli', 'xss', 'lfi', 'rfi', 'rce', 'php', 'java', 'protocol', 'scanner']),
+      expect.arrayContaining([
+        'sqli',
+        'xss',
+        'attack-lfi',
+        'attack-rfi',
+        'rce',
+        'attack-injection-php',
+        'java',
+        'protocol',
+        'scanner',
+      ]),
     );
     expect(new Set(scoring.map((rule) => rule.score))).toEqual(new Set([5, 4, 3, 2]));
   });

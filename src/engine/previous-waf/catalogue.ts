@@ -351,7 +351,7 @@ const OWASP_GROUPS: readonly GroupSpec[] = [
     key: 'generic-attacks',
     name: 'OWASP Generic Attacks',
     description: 'File inclusion, command injection, PHP injection and session fixation.',
-    replacedBy: owaspCategories('rfi', 'rce', 'php', 'session-fixation'),
+    replacedBy: owaspCategories('attack-rfi', 'rce', 'attack-injection-php', 'session-fixation'),
     rules: [
       { key: 'rfi', description: 'Remote file inclusion', replacedBy: owaspRules(931100, 931110, 931120) },
       {
