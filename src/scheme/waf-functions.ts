@@ -177,6 +177,15 @@ export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
     description: 'The text between "://" and the next "/" of a URL, or missing when there is no such text.',
   },
   {
+    name: 'waf_url_off_domain',
+    params: [bytesField('value'), bytesField('host')],
+    returns: 'Bool',
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      'Whether the URL in the value points away from the host: the text after its first "://" (and after the first "@", if any), up to "/", "?" or "#", is neither the host nor one of its subdomains, ASCII case ignored; a value without "://" has no host and points away.',
+  },
+  {
     name: 'waf_phrases',
     params: [
       bytesField('value'),
@@ -187,6 +196,18 @@ export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
     managedOnly: true,
     description:
       "Whether the value contains a phrase of the named list, ignoring ASCII case (ModSecurity's @pm).",
+  },
+  {
+    name: 'waf_calls',
+    params: [
+      bytesField('value'),
+      { name: 'list', kind: 'literal', types: ['Bytes'], checkValue: checkPhraseList },
+    ],
+    returns: 'Bool',
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      'Whether the value calls a function named in the list: a name of the list, ASCII case ignored, that is a whole word (no letter, digit or "_" touches it), is followed by optional whitespace and "(", and does not come after another word and whitespace, as a word of prose does ("ceiling height(9ft)").',
   },
   {
     name: 'waf_bytes_within',

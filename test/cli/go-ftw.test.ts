@@ -75,7 +75,9 @@ describe('cfrules test on go-ftw files', () => {
 
   it('runs the other files of a directory when one is not valid YAML, and says which', () => {
     const result = run(['test', 'tests'], { 'tests/a.yaml': v1File, 'tests/b.yaml': 'tests: [: oops' });
-    expect(result.stderr).toContain('cfrules test: tests/b.yaml:1: (document): tests/b.yaml is not valid YAML');
+    expect(result.stderr).toContain(
+      'cfrules test: tests/b.yaml:1: (document): tests/b.yaml is not valid YAML',
+    );
     expect(result.stdout).toMatch(/1 passed, 0 failed\n$/);
     expect(result.code).toBe(2);
   });

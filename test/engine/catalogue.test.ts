@@ -144,12 +144,12 @@ describe('Cloudflare OWASP Core Ruleset', () => {
     expect([...levels].sort()).toEqual([1, 2, 3, 4]);
     expect(categoriesOf(owaspCoreRuleset)).toEqual(
       expect.arrayContaining([
-        'sqli',
+        'attack-sqli',
         'xss',
-        'lfi',
-        'rfi',
-        'rce',
-        'php',
+        'attack-lfi',
+        'attack-rfi',
+        'attack-rce',
+        'attack-injection-php',
         'java',
         'attack-protocol',
         'attack-reputation-scanner',

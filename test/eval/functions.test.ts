@@ -98,6 +98,8 @@ describe('the catalogue', () => {
       waf_less_than: [undefined, '1'],
       waf_count_bytes: [undefined, '1-2'],
       waf_captures_equal: [undefined, '(a)(a)'],
+      waf_calls: [undefined, 'php-functions-high-risk'],
+      waf_url_off_domain: [undefined, 'example.com'],
     };
     for (const [name, args] of Object.entries(sample)) expect(call(name, args), name).toBeUndefined();
     expect(Object.keys(sample).length + 1).toBe(functionRuntimes.size); // + concat, below

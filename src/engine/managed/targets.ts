@@ -51,6 +51,9 @@ const SINGLE: Readonly<Record<string, string>> = {
   REQBODY_PROCESSOR: 'waf.request.body.processor',
 };
 
+/** XPath members of XML that name every text node or every attribute value. */
+const XML_MEMBERS: ReadonlySet<string> = new Set(['/*', '//@*']);
+
 export class TargetError extends Error {}
 
 interface Variable {
@@ -100,8 +103,9 @@ export function targetValues(targets: string): string[] {
       values.push(single);
       continue;
     }
-    if (variable.name === 'XML' && (variable.member === undefined || variable.member === '/*')) {
-      values.push('waf.xml.values');
+    // XML:/* (every text node) and XML://@* (every attribute value): waf.xml.values holds both, once.
+    if (variable.name === 'XML' && (variable.member === undefined || XML_MEMBERS.has(variable.member))) {
+      if (!values.includes('waf.xml.values')) values.push('waf.xml.values');
       continue;
     }
     const collection = COLLECTIONS[variable.name];

@@ -351,7 +351,7 @@ const OWASP_GROUPS: readonly GroupSpec[] = [
     key: 'generic-attacks',
     name: 'OWASP Generic Attacks',
     description: 'File inclusion, command injection, PHP injection and session fixation.',
-    replacedBy: owaspCategories('rfi', 'rce', 'php', 'attack-fixation'),
+    replacedBy: owaspCategories('attack-rfi', 'attack-rce', 'attack-injection-php', 'attack-fixation'),
     rules: [
       { key: 'rfi', description: 'Remote file inclusion', replacedBy: owaspRules(931100, 931110, 931120) },
       {
@@ -371,7 +371,7 @@ const OWASP_GROUPS: readonly GroupSpec[] = [
     key: 'sqli',
     name: 'OWASP SQL Injection Prevention',
     description: null,
-    replacedBy: owaspCategories('sqli'),
+    replacedBy: owaspCategories('attack-sqli'),
     rules: [
       { key: 'union', description: 'UNION queries', replacedBy: owaspRules(942100) },
       { key: 'tautology', description: 'Tautologies', replacedBy: owaspRules(942130, 942210) },

@@ -27,6 +27,8 @@ describe('CRS targets as managed-rule values', () => {
       'waf.args["id"]',
       'waf_values_matching(waf.cookies, r"^sess")',
     ]);
+    // XML:/* and XML://@* (text and attribute values) are one field, named once.
+    expect(targetValues('ARGS|XML:/*|XML://@*')).toEqual(['waf.args.values', 'waf.xml.values']);
   });
 
   it('applies an exclusion to its own collection only, as ModSecurity does', () => {

@@ -45,6 +45,8 @@ export type CrsTest =
   | { readonly regex: string }
   /** A phrase of a named list (src/scheme/waf-phrase-lists.json), ignoring ASCII case: CRS's `@pm`. */
   | { readonly phrases: string }
+  /** A call of a function named in a list (`waf_calls`): the name as a word, then `(`. */
+  | { readonly calls: string }
   /** The libinjection-style detectors: CRS's `@detectSQLi` and `@detectXSS`. */
   | { readonly detect: 'sqli' | 'xss' }
   /** Any other comparison with one literal (`contains "x"`, `eq "y"`, `in {…}`). */
@@ -67,6 +69,7 @@ function transformedValues(rule: CrsRule): string {
 function testOf(test: CrsTest, value: string): string {
   if ('regex' in test) return `${value} matches ${rawString(test.regex)}`;
   if ('phrases' in test) return `waf_phrases(${value}, ${quotedString(test.phrases)})`;
+  if ('calls' in test) return `waf_calls(${value}, ${quotedString(test.calls)})`;
   if ('detect' in test) return `waf_detect_${test.detect}(${value})`;
   if ('operator' in test) return `${value} ${test.operator} ${test.literal}`;
   return `not ${testOf(test.not, value)}`;

@@ -167,6 +167,69 @@ const phrasesRuntime: FunctionRuntime = {
   },
 };
 
+/** ASCII letters, digits and `_`: the characters of a function name. */
+const isWordCode = (code: number): boolean =>
+  (code >= 0x30 && code <= 0x39) ||
+  (code >= 0x41 && code <= 0x5a) ||
+  (code >= 0x61 && code <= 0x7a) ||
+  code === 0x5f;
+
+/** C's isspace. */
+const isSpaceCode = (code: number): boolean => code === 0x20 || (code >= 0x09 && code <= 0x0d);
+
+/**
+ * Whether a phrase of the scanner, found in `lower` (the value lower-cased) and ending at `end`, is called:
+ * a whole word, then optional whitespace and `(`, with no other word just before it across whitespace.
+ */
+function isCall(lower: string, start: number, end: number): boolean {
+  if (start > 0 && isWordCode(lower.charCodeAt(start - 1))) return false;
+  if (end < lower.length && isWordCode(lower.charCodeAt(end))) return false;
+  let after = end;
+  while (after < lower.length && isSpaceCode(lower.charCodeAt(after))) after++;
+  if (lower.charCodeAt(after) !== 0x28) return false;
+  let before = start - 1;
+  while (before >= 0 && isSpaceCode(lower.charCodeAt(before))) before--;
+  return before < 0 || !isWordCode(lower.charCodeAt(before));
+}
+
+/** Whether `value` calls a function named by a phrase of the scanner (see waf_calls). */
+export function callsIn(scanner: TextScanner, value: string): boolean {
+  if (!value.includes('(')) return false;
+  const lower = asciiLower(value);
+  let found = false;
+  scanner.scan(lower, (literal, end) => {
+    if (!found) found = isCall(lower, end - (scanner.literals[literal] as string).length, end);
+  });
+  return found;
+}
+
+const callsRuntime: FunctionRuntime = {
+  prepare: ([, listLiteral]) => {
+    const prepared = isBytes(listLiteral) ? phraseScanner(listLiteral) : undefined;
+    return ([value, listArgument]) => {
+      const scanner = prepared ?? (isBytes(listArgument) ? phraseScanner(listArgument) : undefined);
+      return isBytes(value) && scanner ? callsIn(scanner, value) : undefined;
+    };
+  },
+};
+
+/**
+ * Whether the URL in `value` points away from `host` (CRS 931130's off-domain check): the host is what
+ * follows the first `://`, after the first `@` if there is one (a user name, or a parser confusion such as
+ * `http://example.com%2f@evil.com/`), up to `/`, `?` or `#`; it points away unless it is the host or ends
+ * with `.` and the host. Without `://` there is no host (`file:/etc/passwd`), which points away too.
+ */
+export function urlOffDomain(value: string, host: string): boolean {
+  const scheme = value.indexOf('://');
+  let authority = scheme === -1 ? '' : value.slice(scheme + 3);
+  const at = authority.indexOf('@');
+  if (at !== -1) authority = authority.slice(at + 1);
+  const cut = authority.search(/[/?#]/);
+  const found = asciiLower(cut === -1 ? authority : authority.slice(0, cut));
+  const own = asciiLower(host);
+  return !(found === own || found.endsWith(`.${own}`));
+}
+
 const bytesWithinRuntime: FunctionRuntime = {
   prepare: ([, rangesLiteral]) => {
     const table = (text: string) => {
@@ -317,7 +380,12 @@ export const wafRuntimes: ReadonlyMap<string, FunctionRuntime> = new Map([
     plain(([value, suffix]) => (isBytes(value) && isBytes(suffix) ? value.endsWith(suffix) : undefined)),
   ],
   ['waf_url_host', plain(([url]) => (isBytes(url) ? urlHost(url) : undefined))],
+  [
+    'waf_url_off_domain',
+    plain(([value, host]) => (isBytes(value) && isBytes(host) ? urlOffDomain(value, host) : undefined)),
+  ],
   ['waf_phrases', phrasesRuntime],
+  ['waf_calls', callsRuntime],
   ['waf_bytes_within', bytesWithinRuntime],
   ['waf_capture', captureRuntime],
   ['waf_count_bytes', countBytesRuntime],

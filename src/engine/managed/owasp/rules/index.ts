@@ -4,7 +4,11 @@ import { SCANNER_DETECTION_RULES } from './913-scanner-detection.js';
 import { PROTOCOL_ENFORCEMENT_RULES } from './920-protocol-enforcement.js';
 import { PROTOCOL_ATTACK_RULES } from './921-protocol-attack.js';
 import { MULTIPART_ATTACK_RULES } from './922-multipart-attack.js';
+import { LFI_RULES } from './930-lfi.js';
+import { RFI_RULES } from './931-rfi.js';
 import { RCE_RULES } from './932-rce.js';
+import { PHP_RULES } from './933-php.js';
+import { GENERIC_RULES } from './934-generic.js';
 import { SQLI_RULES_PL1 } from './942-sqli.js';
 import { SQLI_RULES_PL2_PL4 } from './942-sqli-pl2.js';
 import { SESSION_FIXATION_RULES } from './943-session-fixation.js';
@@ -22,5 +26,9 @@ export const CRS_FAMILIES: ReadonlyMap<number, readonly CrsRule[]> = new Map<num
   [922, MULTIPART_ATTACK_RULES],
   [932, RCE_RULES],
   [942, [...SQLI_RULES_PL1, ...SQLI_RULES_PL2_PL4]],
+  [930, LFI_RULES],
+  [931, RFI_RULES],
+  [933, PHP_RULES],
+  [934, GENERIC_RULES],
   [943, SESSION_FIXATION_RULES],
 ]);
