@@ -100,18 +100,26 @@ tests:
 });
 
 describe('the request go-ftw would send', () => {
-  it('completes Content-Length for a body and names the host when the test does not', () => {
+  it('completes Content-Length and a form Content-Type for a body, and names the host, when the test does not', () => {
     expect(goFtwRequest({ method: 'POST', uri: '/x', data: 'a=1' }).request).toEqual({
       method: 'POST',
       url: '/x',
       version: 'HTTP/1.1',
-      headers: [['Content-Length', '3']],
+      headers: [
+        ['Content-Length', '3'],
+        ['Content-Type', 'application/x-www-form-urlencoded'],
+      ],
       scheme: 'http',
       host: 'localhost',
       body: 'a=1',
     });
     const noAutocomplete = goFtwRequest({ method: 'POST', data: 'a=1', autocomplete_headers: false });
     expect((noAutocomplete.request as { headers: unknown }).headers).toEqual([]);
+    const typed = goFtwRequest({ method: 'POST', data: 'a', headers: { 'content-type': 'text/plain' } });
+    expect((typed.request as { headers: unknown }).headers).toEqual([
+      ['content-type', 'text/plain'],
+      ['Content-Length', '1'],
+    ]);
   });
 
   it('percent-encodes what a request target cannot hold raw, and expands repeat templates', () => {
@@ -132,6 +140,9 @@ describe('the request go-ftw would send', () => {
       scheme: 'http',
       body: { base64: btoa('hello\x00') },
     });
+    // A raw request is text: what is not ASCII goes as UTF-8, as go-ftw sends it.
+    const rawText = goFtwRequest({ raw_request: 'POST / HTTP/1.0\r\n\r\nt=\xac\xed' }).request;
+    expect((rawText as { body: unknown }).body).toEqual({ base64: btoa('t=\xc2\xac\xc3\xad') });
     expect(goFtwRequest({ encoded_request: btoa('GARBAGE\r\n\r\n') }).skip).toMatch(
       /is not "METHOD TARGET VERSION"/,
     );

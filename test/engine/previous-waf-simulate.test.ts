@@ -190,7 +190,7 @@ describe('the OWASP package', () => {
     expect(decision('high', phpCgi())).toEqual([30, 'none']);
     expect(decision('low', phpCgi())).toEqual([30, 'none']);
     expect(decision('high', text4shell())).toEqual([40, 'challenge']);
-    expect(decision('low', text4shell())).toEqual([25, 'none']);
+    expect(decision('low', text4shell())).toEqual([30, 'none']);
   });
 
   it('names the package as the decider, with the score in the trace', () => {

@@ -1,4 +1,5 @@
 import { OWASP_RULESET_ID } from '../../engine/managed/catalogue.js';
+import { bytesOf } from '../../scheme/values.js';
 import type { StructuredFile } from '../structured-file.js';
 import type { Expectation, TestCase } from './model.js';
 
@@ -137,7 +138,7 @@ export function goFtwRequest(input: Record<string, unknown>): { request: unknown
     typeof input.encoded_request === 'string'
       ? decodeBase64(input.encoded_request)
       : typeof input.raw_request === 'string'
-        ? input.raw_request
+        ? bytesOf(input.raw_request) // text: go-ftw sends its UTF-8 bytes (YAML's "\xac" is U+00AC, C2 AC)
         : undefined;
   if (raw !== undefined) return rawRequest(raw);
   const headers: [string, string][] = [];
@@ -151,17 +152,17 @@ export function goFtwRequest(input: Record<string, unknown>): { request: unknown
   if (typeof input.encoded_data === 'string') body = { text: decodeBase64(input.encoded_data), bytes: true };
   else if (typeof input.data === 'string') body = { text: expandTemplates(input.data), bytes: false };
   else if (Array.isArray(input.data)) body = { text: input.data.map(String).join('\r\n'), bytes: false };
-  // go-ftw completes the headers a client must send for a body, unless told not to.
-  if (
-    body !== undefined &&
-    body.text !== '' &&
-    input.autocomplete_headers !== false &&
-    !headers.some(([name]) => name.toLowerCase() === 'content-length')
-  ) {
-    headers.push([
-      'Content-Length',
-      String(body.bytes ? body.text.length : new TextEncoder().encode(body.text).length),
-    ]);
+  // go-ftw completes the headers a client must send for a body, unless told not to: its length, and a
+  // form's type when the test names none (CRS's tests rely on it: `data: var=<script>` is a form field).
+  const named = (header: string) => headers.some(([name]) => name.toLowerCase() === header);
+  if (body !== undefined && body.text !== '' && input.autocomplete_headers !== false) {
+    if (!named('content-length')) {
+      headers.push([
+        'Content-Length',
+        String(body.bytes ? body.text.length : new TextEncoder().encode(body.text).length),
+      ]);
+    }
+    if (!named('content-type')) headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
   }
   const uri = typeof input.uri === 'string' ? expandTemplates(input.uri) : '/';
   return build({

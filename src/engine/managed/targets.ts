@@ -99,8 +99,9 @@ export function targetValues(targets: string): string[] {
       values.push(single);
       continue;
     }
-    if (variable.name === 'XML' && (variable.member === undefined || variable.member === '/*')) {
-      values.push('waf.xml.values');
+    // XML:/* (text) and XML://@* (attribute values) are both in waf.xml.values: listed once.
+    if (variable.name === 'XML' && [undefined, '/*', '//@*'].includes(variable.member)) {
+      if (!values.includes('waf.xml.values')) values.push('waf.xml.values');
       continue;
     }
     const collection = COLLECTIONS[variable.name];
