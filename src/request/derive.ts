@@ -17,6 +17,7 @@ import {
   filesCombinedSize,
   multipartHeaders,
   requestBasename,
+  requestBodyVariable,
   requestFilename,
   requestLine,
   wafArguments,
@@ -158,7 +159,7 @@ function wafDerivations(): [string, Derivation][] {
     ['waf.request.basename', (_, h) => requestBasename(h)],
     ['waf.request.uri', (_, h) => uri(h)],
     ['waf.request.line', (_, h) => requestLine(h)],
-    ['waf.request.body', (_, h) => inspectedBody(h)],
+    ['waf.request.body', (_, h) => requestBodyVariable(h)],
     ['waf.request.body.processor', (_, h) => bodyProcessor(h)?.toUpperCase() ?? ''],
   ];
 }

@@ -51,6 +51,17 @@ export function bodyProcessor(h: HttpMessage): BodyProcessor {
   return undefined;
 }
 
+/**
+ * REQUEST_BODY: the body as sent, when ModSecurity keeps it as a variable — when a url-encoded form
+ * processor reads it, or no processor does (CRS turns on `forceRequestBodyVariable` for every other
+ * Content-Type, rule 901340). A multipart, JSON or XML body is read into arguments or an XML tree instead,
+ * and REQUEST_BODY is empty: rules that inspect it do not see the markup or the names of such bodies.
+ */
+export function requestBodyVariable(h: HttpMessage): string {
+  const processor = bodyProcessor(h);
+  return processor === undefined || processor === 'urlencoded' ? inspectedBody(h) : '';
+}
+
 export function wafArguments(request: SampleRequest, h: HttpMessage): WafArguments {
   return memo(request, 'waf.args', () => ({
     query: h.query === undefined ? [] : decodedPairs(h.query),

@@ -145,12 +145,12 @@ describe('Cloudflare OWASP Core Ruleset', () => {
     expect(categoriesOf(owaspCoreRuleset)).toEqual(
       expect.arrayContaining([
         'attack-sqli',
-        'xss',
+        'attack-xss',
         'attack-lfi',
         'attack-rfi',
         'attack-rce',
         'attack-injection-php',
-        'java',
+        'language-java',
         'attack-protocol',
         'attack-reputation-scanner',
       ]),

@@ -178,7 +178,7 @@ describe('the zone settings', () => {
 describe('the OWASP package', () => {
   // Scores 25 at paranoia level 1 and 2: at the medium threshold (25), under high and low (40).
   const phpCgi = () => attack('PHP-CGI CVE-2012-1823');
-  // Scores 45 at paranoia level 2, 35 at level 1 (932130 takes `${…}` for a shell expansion).
+  // Scores 45 at paranoia level 2, 40 at level 1 (932130 takes `${…}` for a shell expansion, 944 rules java.lang.Runtime).
   const text4shell = () => attack('Text4Shell CVE-2022-42889');
 
   it('scores with the paranoia level and threshold of the migration table', () => {
@@ -190,7 +190,7 @@ describe('the OWASP package', () => {
     expect(decision('high', phpCgi())).toEqual([25, 'none']);
     expect(decision('low', phpCgi())).toEqual([25, 'none']);
     expect(decision('high', text4shell())).toEqual([45, 'challenge']);
-    expect(decision('low', text4shell())).toEqual([35, 'none']);
+    expect(decision('low', text4shell())).toEqual([40, 'challenge']);
   });
 
   it('names the package as the decider, with the score in the trace', () => {

@@ -73,6 +73,18 @@ describe('the managed-only fields and functions', () => {
     expect(compiled.filter.match(context)).toBe(true);
   });
 
+  it('share results between chains that differ only by none steps, and only between those', () => {
+    // The argument is %41 once the query is decoded: none keeps it, urlDecodeUni makes it A.
+    const expression = [
+      'any(waf_transform("none", waf.args.values)[*] eq "%41")',
+      'any(waf_transform("none,urlDecodeUni", waf.args.values)[*] eq "A")',
+      'any(waf_transform("urlDecodeUni", waf.args.values)[*] eq "A")',
+      'any(waf_transform("urlDecodeUni,none", waf.args.values)[*] eq "A")',
+      'any(waf_transform("none", waf.args.values)[*] eq "%41")',
+    ].join(' and ');
+    expect(matches(expression, get('https://example.com/?a=%2541'))).toBe(true);
+  });
+
   it('select and exclude members of a map by a regex over names', () => {
     const request = get('https://example.com/', [['Cookie', '__utmz=1.x|union select; sid=union select 1']]);
     expect(

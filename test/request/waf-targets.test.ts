@@ -51,6 +51,24 @@ describe('what managed rules inspect (waf.* fields)', () => {
     expect(field(multipart, 'waf.files.fields')).toEqual(['file']);
   });
 
+  it('keeps the raw body (REQUEST_BODY) for a form or an unread type, not for JSON, XML or multipart', () => {
+    const post = (contentType: string, body: string) => ({
+      method: 'POST',
+      url: 'https://example.com/',
+      contentType,
+      body,
+    });
+    expect(field(post('application/x-www-form-urlencoded', 'a=1'), 'waf.request.body')).toBe('a=1');
+    expect(field(post('application/octet-stream', 'raw'), 'waf.request.body')).toBe('raw');
+    expect(field(post('application/json', '{"a":1}'), 'waf.request.body')).toBe('');
+    expect(field(post('application/xml', '<java.lang.Runtime/>'), 'waf.request.body')).toBe('');
+    const multipart = post(
+      'multipart/form-data; boundary=XX',
+      '--XX\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XX--\r\n',
+    );
+    expect(field(multipart, 'waf.request.body')).toBe('');
+  });
+
   it('reads nothing from a body whose type says nothing, and from JSON that does not parse', () => {
     const plain = { method: 'POST', url: 'https://example.com/', contentType: 'text/plain', body: 'a=1' };
     expect(field(plain, 'waf.args.values')).toEqual([]);

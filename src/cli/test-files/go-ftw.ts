@@ -144,7 +144,7 @@ export function goFtwRequest(input: Record<string, unknown>): { request: unknown
     typeof input.encoded_request === 'string'
       ? decodeBase64(input.encoded_request)
       : typeof input.raw_request === 'string'
-        ? input.raw_request
+        ? bytesOf(input.raw_request) // text: go-ftw sends its UTF-8 bytes (YAML's "\xac" is U+00AC, C2 AC)
         : undefined;
   if (raw !== undefined) return rawRequest(raw);
   const headers: [string, string][] = [];

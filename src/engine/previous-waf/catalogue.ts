@@ -383,7 +383,7 @@ const OWASP_GROUPS: readonly GroupSpec[] = [
     key: 'xss',
     name: 'OWASP XSS Attacks',
     description: null,
-    replacedBy: owaspCategories('xss'),
+    replacedBy: owaspCategories('attack-xss'),
     rules: [
       { key: 'script', description: 'Script tags', replacedBy: owaspRules(941100) },
       { key: 'handlers', description: 'Event handlers', replacedBy: owaspRules(941110, 941120) },

@@ -1,3 +1,4 @@
+import javaClasses from './java-classes.json' with { type: 'json' };
 import lfiAiArtifacts from './lfi-ai-artifacts.json' with { type: 'json' };
 import lfiOsFiles from './lfi-os-files.json' with { type: 'json' };
 import lfiRestrictedFiles from './lfi-restricted-files.json' with { type: 'json' };
@@ -10,6 +11,7 @@ import powershellCommands from './powershell-commands.json' with { type: 'json' 
 import scannerUserAgents from './scanner-user-agents.json' with { type: 'json' };
 import ssrfCloudMetadata from './ssrf-cloud-metadata.json' with { type: 'json' };
 import ssrfInternalHosts from './ssrf-internal-hosts.json' with { type: 'json' };
+import xssDomPhrases from './xss-dom-phrases.json' with { type: 'json' };
 
 /**
  * The phrase lists of `waf_phrases` (ModSecurity's @pm and @pmFromFile), by name: one JSON file each in
@@ -47,4 +49,8 @@ export const PHRASE_LISTS: Readonly<Record<string, readonly string[]>> = {
   'ssrf-cloud-metadata': ssrfCloudMetadata,
   /** Internal host names and loopback addresses as written without a scheme (CRS 934190). */
   'ssrf-internal-hosts': ssrfInternalHosts,
+  /** Java packages and classes that run commands, load code or reach JNDI (OWASP 944130). */
+  'java-classes': javaClasses,
+  /** DOM properties and markup openers that XSS payloads use (OWASP 941180). */
+  'xss-dom-phrases': xssDomPhrases,
 };

@@ -31,6 +31,11 @@ describe('CRS targets as managed-rule values', () => {
     expect(targetValues('ARGS|XML:/*|XML://@*')).toEqual(['waf.args.values', 'waf.xml.values']);
   });
 
+  it('reads XML:/* and XML://@* (text, attribute values) as the one field that holds both, once', () => {
+    expect(targetValues('ARGS|XML:/*|XML://@*')).toEqual(['waf.args.values', 'waf.xml.values']);
+    expect(targetValues('XML://@*')).toEqual(['waf.xml.values']);
+  });
+
   it('applies an exclusion to its own collection only, as ModSecurity does', () => {
     expect(targetValues('REQUEST_COOKIES|!REQUEST_COOKIES:/__utm/|REQUEST_COOKIES_NAMES')).toEqual([
       'waf_values_except(waf.cookies, r"__utm")',

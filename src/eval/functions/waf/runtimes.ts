@@ -50,6 +50,15 @@ function cacheKey(kind: string, chain: string, targets: Targets): string | undef
   return key;
 }
 
+/** A chain without its `none` steps, for cache keys. */
+const withoutNone = (chain: string): string =>
+  chain.includes('none')
+    ? chain
+        .split(',')
+        .filter((name) => name.trim() !== 'none')
+        .join(',')
+    : chain;
+
 /** Every Bytes value of the targets, in order (a missing target gives nothing). */
 function* valuesOf(targets: Targets): Generator<string> {
   for (const target of targets) {
@@ -78,7 +87,8 @@ function transformRuntime(kind: 'each' | 'steps'): FunctionRuntime {
       return ([chainArgument, ...targets]) => {
         const chain = chainLiteral ?? chainArgument;
         if (!isBytes(chain)) return undefined;
-        const key = cacheKey(kind, chain, targets);
+        // `none` does nothing: "none,lowercase" and "lowercase" share their results.
+        const key = cacheKey(kind, withoutNone(chain), targets);
         const cached = key === undefined ? undefined : results.get(key);
         if (cached) return cached;
         const run = perValue(chain);

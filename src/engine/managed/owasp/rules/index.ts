@@ -9,9 +9,11 @@ import { RFI_RULES } from './931-rfi.js';
 import { RCE_RULES } from './932-rce.js';
 import { PHP_RULES } from './933-php.js';
 import { GENERIC_RULES } from './934-generic.js';
+import { XSS_RULES } from './941-xss.js';
 import { SQLI_RULES_PL1 } from './942-sqli.js';
 import { SQLI_RULES_PL2_PL4 } from './942-sqli-pl2.js';
 import { SESSION_FIXATION_RULES } from './943-session-fixation.js';
+import { JAVA_RULES } from './944-java.js';
 
 /**
  * The rules of the Cloudflare OWASP Core Ruleset by Core Rule Set family, each family in a file of its own
@@ -30,5 +32,7 @@ export const CRS_FAMILIES: ReadonlyMap<number, readonly CrsRule[]> = new Map<num
   [931, RFI_RULES],
   [933, PHP_RULES],
   [934, GENERIC_RULES],
+  [941, XSS_RULES],
   [943, SESSION_FIXATION_RULES],
+  [944, JAVA_RULES],
 ]);
