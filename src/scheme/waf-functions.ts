@@ -142,6 +142,18 @@ export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
       "The values of the map's members whose name the regex does not match (ModSecurity's exclusions).",
   },
   {
+    name: 'waf_values_shorter',
+    params: [
+      { name: 'values', kind: 'field', types: [arrayOf('Bytes')] },
+      { name: 'length', kind: 'literal', types: ['Int'] },
+    ],
+    returns: arrayOf('Bytes'),
+    phases: MANAGED,
+    managedOnly: true,
+    description:
+      'The values shorter than the length in bytes, in order: for signatures that look at what a parameter holds, not at long texts such as documents.',
+  },
+  {
     name: 'waf_detect_sqli',
     params: [bytesField('value')],
     returns: 'Bool',

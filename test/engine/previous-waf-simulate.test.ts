@@ -92,7 +92,9 @@ describe('the previous WAF with the catalogue defaults', () => {
     const step = ruleTrace(outcome.trace, CLOUDFLARE_PACKAGE_ID, SQLI_UNION);
     expect(step).toMatchObject({ action: 'block', matched: true, terminated: true });
     // The rule's condition is the expression of the managed rule that replaces it.
-    const replacement = cloudflareManagedRuleset.rules.find((rule) => rule.description.includes('UNION'));
+    const replacement = cloudflareManagedRuleset.rules.find((rule) =>
+      rule.description.includes('OWASP 942360'),
+    );
     expect(step?.expression).toContain(replacement?.expression);
     // Ended: the OWASP package did not run.
     expect(packageTrace(outcome.trace, OWASP_PACKAGE_ID)).toBeUndefined();

@@ -32,6 +32,13 @@ export interface CompiledRule<Rule extends ManagedRule> {
 const compiledRulesets = new WeakMap<ManagedRuleset, readonly CompiledRule<ManagedRule>[]>();
 
 /**
+ * Filters by expression, shared by every ruleset of the catalogue: the Managed Ruleset reuses the detection
+ * of OWASP rules (its `owasp-…` rules), and a zone that deploys both then compiles each once and matches
+ * each once per request (see `rememberingLastRequest`).
+ */
+const filtersByExpression = new Map<string, Filter>();
+
+/**
  * The rules of a ruleset with their compiled filters, compiled once per ruleset. Throws when an
  * expression does not compile: the catalogue is data shipped with cfrules, and its tests keep it valid.
  */
@@ -41,25 +48,53 @@ export function compiledRules<Rule extends ManagedRule>(
   let compiled = compiledRulesets.get(ruleset);
   if (!compiled) {
     compiled = ruleset.rules.map((rule) => {
-      // Cloudflare's own rules: the managed-only fields and functions, and no customer length limit.
-      const result = compile(rule.expression, {
-        plan: 'enterprise',
-        phase: ruleset.phase,
-        lints: false,
-        managedRuleset: true,
-        maxLength: Number.POSITIVE_INFINITY,
-        // The catalogue's tests check every pattern in full; every process need not pay RE2 again.
-        checkRegexRuns: false,
-      });
-      if (!result.ok) {
-        const reason = result.diagnostics.map((d) => d.message).join('; ');
-        throw new Error(`${ruleset.name}: rule ${rule.id} (${rule.description}) does not compile: ${reason}`);
+      let filter = filtersByExpression.get(rule.expression);
+      if (!filter) {
+        // Cloudflare's own rules: the managed-only fields and functions, and no customer length limit.
+        const result = compile(rule.expression, {
+          plan: 'enterprise',
+          phase: ruleset.phase,
+          lints: false,
+          managedRuleset: true,
+          maxLength: Number.POSITIVE_INFINITY,
+          // The catalogue's tests check every pattern in full; every process need not pay RE2 again.
+          checkRegexRuns: false,
+        });
+        if (!result.ok) {
+          const reason = result.diagnostics.map((d) => d.message).join('; ');
+          throw new Error(
+            `${ruleset.name}: rule ${rule.id} (${rule.description}) does not compile: ${reason}`,
+          );
+        }
+        filter = rememberingLastRequest(result.filter);
+        filtersByExpression.set(rule.expression, filter);
       }
-      return { rule, filter: result.filter };
+      return { rule, filter };
     });
     compiledRulesets.set(ruleset, compiled);
   }
   return compiled as readonly CompiledRule<Rule>[];
+}
+
+/**
+ * A filter that answers again for the request it matched last without matching anew: a context is one
+ * request's, so the same context gets the same answer.
+ */
+function rememberingLastRequest(filter: Filter): Filter {
+  let lastContext: unknown;
+  let lastAnswer = false;
+  return {
+    ...filter,
+    match(input) {
+      if (input instanceof RequestContext) {
+        if (input === lastContext) return lastAnswer;
+        lastAnswer = filter.match(input);
+        lastContext = input;
+        return lastAnswer;
+      }
+      return filter.match(input);
+    },
+  };
 }
 
 /**

@@ -98,16 +98,12 @@ const CLOUDFLARE_GROUPS: readonly GroupSpec[] = [
       {
         key: 'sqli-union',
         description: 'SQL injection: UNION-based queries',
-        replacedBy: managedRules('sqli-union'),
+        replacedBy: managedRules('owasp-942360', 'owasp-942361'),
       },
       {
         key: 'sqli-tautology',
         description: 'SQL injection: tautologies and truncating comments',
-        replacedBy: managedRules(
-          'sqli-tautology-quoted',
-          'sqli-tautology-numeric',
-          'sqli-comment-after-quote',
-        ),
+        replacedBy: managedRules('sqli-tautology-numeric', 'owasp-942340', 'owasp-942522'),
       },
       {
         key: 'sqli-blind',
@@ -117,9 +113,9 @@ const CLOUDFLARE_GROUPS: readonly GroupSpec[] = [
       {
         key: 'xss-tags',
         description: 'XSS: script tags and event handlers',
-        replacedBy: managedRules('xss-script-tag', 'xss-event-handler-tag', 'xss-event-handler-attribute'),
+        replacedBy: managedRules('owasp-941100-short', 'owasp-941130'),
       },
-      { key: 'xss-uri', description: 'XSS: JavaScript URIs', replacedBy: managedRules('xss-script-uri') },
+      { key: 'xss-uri', description: 'XSS: JavaScript URIs', replacedBy: managedRules('owasp-941140') },
       {
         key: 'traversal',
         description: 'Directory traversal',
@@ -128,7 +124,7 @@ const CLOUDFLARE_GROUPS: readonly GroupSpec[] = [
       {
         key: 'command-injection',
         description: 'Command injection',
-        replacedBy: managedRules('rce-chained-command', 'rce-chained-recon', 'rce-substitution'),
+        replacedBy: managedRules('rce-chained-recon', 'owasp-932260', 'owasp-932270'),
       },
       {
         key: 'shellshock',

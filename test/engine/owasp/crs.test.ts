@@ -75,7 +75,7 @@ describe('a CRS rule as an expression', () => {
       rule({ targets: 'REQUEST_HEADERS:Content-Type', test: { not: { regex: '^text/' } } }),
       rule({ targets: 'ARGS_NAMES', test: { detect: 'xss' }, and: 'http.request.method eq "POST"' }),
       rule({ expression: 'len(waf.args.values) gt 255', and: 'true' }),
-    ].map(crsExpression);
+    ].map((rule) => crsExpression(rule));
     expect(forms).toEqual([
       'any(waf_detect_sqli(waf_transform_steps("none", waf.args.values)[*]))',
       'any(waf_transform("none", waf.args.values)[*] contains "--")',

@@ -8,6 +8,7 @@ import {
   simulate,
   ZoneError,
 } from '../../../src/engine/index.js';
+import { cloudflareManagedRuleIds } from '../../../src/engine/managed/cloudflare/index.js';
 import { readSampleRequest, type SampleRequest } from '../../../src/request/index.js';
 
 // What a zone does to a request, one semantic rule per test (docs/engine.md, "How a request is evaluated").
@@ -15,7 +16,8 @@ import { readSampleRequest, type SampleRequest } from '../../../src/request/inde
 const CLOUDFLARE_MANAGED = 'efb7b8c949ac4650a09736fc376e9aee';
 const OWASP = '4814384a9e5d4991b9815dcfc25d2f1f';
 const ANOMALY_RULE = '6179ae15870a4bb7b2d480d4843b323c';
-const SQLI_UNION = '16e35037bcc82a1e84a5de554ddd0494';
+// The Managed Ruleset's rule that blocks a UNION injection (it shares the detection of OWASP rule 942360).
+const SQLI_UNION = cloudflareManagedRuleIds.get('owasp-942360') as string;
 const SQLI_CONDITIONAL_PROBE = '7923fe01cd9987338733766bfbf142c8';
 
 function request(json: Record<string, unknown>): SampleRequest {

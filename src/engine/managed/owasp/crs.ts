@@ -56,13 +56,22 @@ export type CrsTest =
 
 export class CrsRuleError extends Error {}
 
+/** How an expression is written besides the rule: for signatures reusing it (../shared.ts). */
+export interface CrsExpressionOptions {
+  /** Only transformed values shorter than this many bytes are tested. */
+  readonly shorterThan?: number;
+}
+
 /** The Rules-language array a rule tests: its targets, transformed. */
-function transformedValues(rule: CrsRule): string {
+function transformedValues(rule: CrsRule, options: CrsExpressionOptions): string {
   if (!rule.targets) throw new CrsRuleError(`${rule.id}: a test needs targets`);
   const values = targetValues(rule.targets);
   const chain = rule.transformations?.trim() || 'none';
   const fn = rule.multiMatch ? 'waf_transform_steps' : 'waf_transform';
-  return `${fn}(${quotedString(chain)}, ${values.join(', ')})`;
+  const transformed = `${fn}(${quotedString(chain)}, ${values.join(', ')})`;
+  return options.shorterThan === undefined
+    ? transformed
+    : `waf_values_shorter(${transformed}, ${options.shorterThan})`;
 }
 
 /** `value` is one element (`x[*]`) of the transformed values; the result is an Array<Bool>-or-Bool test. */
@@ -76,11 +85,11 @@ function testOf(test: CrsTest, value: string): string {
 }
 
 /** The rule as a Rules-language expression. */
-export function crsExpression(rule: CrsRule): string {
+export function crsExpression(rule: CrsRule, options: CrsExpressionOptions = {}): string {
   if (rule.expression !== undefined)
     return rule.and ? `(${rule.expression}) and (${rule.and})` : rule.expression;
   if (!rule.test) throw new CrsRuleError(`${rule.id}: needs a test or an expression`);
-  const values = transformedValues(rule);
+  const values = transformedValues(rule, options);
   const test =
     'not' in rule.test
       ? `any(not ${testOf(rule.test.not, `${values}[*]`)})`

@@ -1,4 +1,4 @@
-import { type CrsRule, crsExpression } from './crs.js';
+import { type CrsExpressionOptions, type CrsRule, crsExpression } from './crs.js';
 import { CRS_FAMILIES } from './rules/index.js';
 
 /**
@@ -6,9 +6,9 @@ import { CRS_FAMILIES } from './rules/index.js';
  * attacks with a blocking action: the expression that matches when one of the numbered rules would (its
  * targets, transformations and test; not its score). The rules named must be in the catalogue.
  */
-export function owaspDetection(...numbers: number[]): string {
+export function owaspDetection(options: CrsExpressionOptions, ...numbers: number[]): string {
   const rules = numbers.map(crsRule);
-  const expressions = rules.map((rule) => crsExpression(rule));
+  const expressions = rules.map((rule) => crsExpression(rule, options));
   return expressions.length === 1
     ? (expressions[0] as string)
     : expressions.map((e) => `(${e})`).join(' or ');

@@ -378,11 +378,20 @@ const capturesEqualRuntime: FunctionRuntime = {
   },
 };
 
+/** The values shorter than a length, the same array again when all are (so that caches keyed by it hold). */
+const shorterRuntime: FunctionRuntime = plain(([values, length]) => {
+  if (!Array.isArray(values) || typeof length !== 'number') return undefined;
+  return values.every((value) => typeof value === 'string' && value.length < length)
+    ? values
+    : values.filter((value): value is string => typeof value === 'string' && value.length < length);
+});
+
 export const wafRuntimes: ReadonlyMap<string, FunctionRuntime> = new Map([
   ['waf_transform', transformRuntime('each')],
   ['waf_transform_steps', transformRuntime('steps')],
   ['waf_values_matching', membersRuntime('values')],
   ['waf_values_except', membersRuntime('except')],
+  ['waf_values_shorter', shorterRuntime],
   ['waf_detect_sqli', plain(([value]) => (isBytes(value) ? detectSqli(value) !== undefined : undefined))],
   ['waf_detect_xss', plain(([value]) => (isBytes(value) ? detectXss(value) : undefined))],
   [

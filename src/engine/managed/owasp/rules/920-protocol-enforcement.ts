@@ -358,7 +358,7 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     tags: ['application-multi', 'language-multi', 'platform-iis', 'platform-windows', 'attack-protocol'],
     targets: 'REQUEST_URI|REQUEST_BODY',
     // IIS's %uFFxx: full-width forms that IIS folds to ASCII (%uff0f is `/`).
-    test: { regex: String.raw`(?i)%uff[0-9a-f]{2}` },
+    test: { regex: '(?i)%uff[0-9a-f]{2}' },
   },
   {
     id: 920270,
