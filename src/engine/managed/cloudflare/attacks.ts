@@ -1,4 +1,5 @@
 import type { SignatureSpec } from '../define.js';
+import type { CrsExpressionOptions } from '../owasp/crs.js';
 import { CRS_FAMILIES } from '../owasp/rules/index.js';
 import { owaspDetection } from '../owasp/shared.js';
 
@@ -18,17 +19,41 @@ import { owaspDetection } from '../owasp/shared.js';
  * attacks: the Managed Ruleset has rules of its own for protocol misuse (probes.ts).
  */
 
+/**
+ * An OWASP rule's detection kept to some values: those shorter than a length in bytes (what the rule
+ * looks for is also in code, documents and Markdown people post, rarely in a short parameter), or not
+ * those a regex matches.
+ */
+interface Narrowed {
+  readonly rule: number;
+  /** Ends the rule's key (`owasp-942100-<suffix>`): stable, the rule's id derives from it. */
+  readonly suffix: string;
+  /** Said in the description. */
+  readonly how: string;
+  readonly options: CrsExpressionOptions;
+}
+
+const short = (rule: number, bytes: number): Narrowed => ({
+  rule,
+  suffix: 'short',
+  how: `values under ${bytes} bytes`,
+  options: { shorterThan: bytes },
+});
+
+/**
+ * A value that starts with an SQL statement is someone's SQL (a snippet, documentation, a query tool); an
+ * injection adds to a value the application quotes or computes with.
+ */
+const SQL_STATEMENT = String.raw`(?i)^\s*(?:select|insert|update|delete|merge|replace|create|alter|drop|truncate|grant|revoke|with|show|describe|explain|use|set|begin|commit|declare|exec|execute|call)`;
+
 interface AttackClass {
   /** The first words of each rule's description, in Cloudflare's manner (`SQLi - …`). */
   readonly label: string;
   readonly categories: readonly string[];
   /** OWASP Core Ruleset rule numbers. */
   readonly rules: readonly number[];
-  /**
-   * Rules whose detection is kept to values shorter than a length in bytes: what they look for is also
-   * in code, documents and Markdown people post, rarely in a short parameter.
-   */
-  readonly shortValues?: readonly (readonly [rule: number, shorterThan: number])[];
+  /** Rules whose detection is kept from values it would also find in what people post (code, documents). */
+  readonly narrowed?: readonly Narrowed[];
 }
 
 const CLASSES: readonly AttackClass[] = [
@@ -45,12 +70,12 @@ const CLASSES: readonly AttackClass[] = [
       932125, 932131, 932140, 932160, 932161, 932170, 932171, 932175, 932180, 932206, 932207, 932210, 932231,
       932239, 932260, 932261, 932270, 932280, 932281, 932300, 932310, 932320, 932330,
     ],
-    shortValues: [
-      [932120, 120],
-      [932230, 120],
-      [932235, 60],
-      [932370, 60],
-      [932380, 60],
+    narrowed: [
+      short(932120, 120),
+      short(932230, 120),
+      short(932235, 60),
+      short(932370, 60),
+      short(932380, 60),
     ],
   },
   {
@@ -73,7 +98,7 @@ const CLASSES: readonly AttackClass[] = [
       941101, 941130, 941140, 941180, 941181, 941190, 941200, 941220, 941230, 941240, 941250, 941260, 941270,
       941280, 941290, 941300, 941310, 941330, 941350, 941360, 941370, 941380, 941400,
     ],
-    shortValues: [[941100, 120]],
+    narrowed: [short(941100, 120)],
   },
   {
     label: 'SQLi',
@@ -82,10 +107,16 @@ const CLASSES: readonly AttackClass[] = [
       942101, 942140, 942152, 942160, 942170, 942220, 942230, 942240, 942250, 942280, 942310, 942320, 942321,
       942340, 942350, 942360, 942361, 942470, 942500, 942522, 942540, 942550, 942560,
     ],
-    shortValues: [
-      [942151, 120],
-      [942190, 60],
-      [942270, 60],
+    narrowed: [
+      short(942151, 120),
+      short(942190, 60),
+      short(942270, 60),
+      {
+        rule: 942100,
+        suffix: 'not-statements',
+        how: 'not SQL statements',
+        options: { unless: SQL_STATEMENT },
+      },
     ],
   },
   { label: 'Session Fixation', categories: ['session-fixation'], rules: [943100, 943110, 943120] },
@@ -101,18 +132,17 @@ const CLASSES: readonly AttackClass[] = [
 const descriptions = new Map([...CRS_FAMILIES.values()].flat().map((rule) => [rule.id, rule.description]));
 
 /** A signature on one OWASP rule's detection; its description names the rule (many CRS messages repeat). */
-function signature(attack: AttackClass, number: number, shorterThan?: number): SignatureSpec {
-  const short = shorterThan === undefined ? '' : `, values under ${shorterThan} bytes`;
+function signature(attack: AttackClass, number: number, narrowed?: Narrowed): SignatureSpec {
   return {
     // Stable keys: the rule's id derives from it.
-    key: shorterThan === undefined ? `owasp-${number}` : `owasp-${number}-short`,
-    description: `${attack.label} - ${descriptions.get(number)} (OWASP ${number}${short})`,
+    key: narrowed ? `owasp-${number}-${narrowed.suffix}` : `owasp-${number}`,
+    description: `${attack.label} - ${descriptions.get(number)} (OWASP ${number}${narrowed ? `, ${narrowed.how}` : ''})`,
     categories: attack.categories,
-    expression: owaspDetection(shorterThan === undefined ? {} : { shorterThan }, number),
+    expression: owaspDetection(narrowed?.options ?? {}, number),
   };
 }
 
 export const ATTACK_RULES: readonly SignatureSpec[] = CLASSES.flatMap((attack) => [
   ...attack.rules.map((number) => signature(attack, number)),
-  ...(attack.shortValues ?? []).map(([number, shorterThan]) => signature(attack, number, shorterThan)),
+  ...(attack.narrowed ?? []).map((narrowed) => signature(attack, narrowed.rule, narrowed)),
 ]);

@@ -60,6 +60,8 @@ export class CrsRuleError extends Error {}
 export interface CrsExpressionOptions {
   /** Only transformed values shorter than this many bytes are tested. */
   readonly shorterThan?: number;
+  /** A regex: transformed values it matches are left alone. */
+  readonly unless?: string;
 }
 
 /** The Rules-language array a rule tests: its targets, transformed. */
@@ -90,10 +92,12 @@ export function crsExpression(rule: CrsRule, options: CrsExpressionOptions = {})
     return rule.and ? `(${rule.expression}) and (${rule.and})` : rule.expression;
   if (!rule.test) throw new CrsRuleError(`${rule.id}: needs a test or an expression`);
   const values = transformedValues(rule, options);
-  const test =
-    'not' in rule.test
-      ? `any(not ${testOf(rule.test.not, `${values}[*]`)})`
-      : `any(${testOf(rule.test, `${values}[*]`)})`;
+  const each = `${values}[*]`;
+  const tested = 'not' in rule.test ? `not ${testOf(rule.test.not, each)}` : testOf(rule.test, each);
+  // `and` over the same array pairs its elements: the value that passes the test is the one left alone.
+  const test = options.unless
+    ? `any(${tested} and not ${each} matches ${rawString(options.unless)})`
+    : `any(${tested})`;
   return rule.and ? `${test} and (${rule.and})` : test;
 }
 
