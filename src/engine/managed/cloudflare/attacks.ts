@@ -44,7 +44,7 @@ const short = (rule: number, bytes: number): Narrowed => ({
  * A value that starts with an SQL statement is someone's SQL (a snippet, documentation, a query tool); an
  * injection adds to a value the application quotes or computes with.
  */
-const SQL_STATEMENT = String.raw`(?i)^\s*(?:select|insert|update|delete|merge|replace|create|alter|drop|truncate|grant|revoke|with|show|describe|explain|use|set|begin|commit|declare|exec|execute|call)`;
+const SQL_STATEMENT = String.raw`(?i)^\s*(?:select|insert|update|delete|merge|replace|create|alter|drop|truncate|grant|revoke|with|show|describe|explain|use|set|begin|commit|declare|exec|execute|call)\b`;
 
 interface AttackClass {
   /** The first words of each rule's description, in Cloudflare's manner (`SQLi - …`). */
