@@ -83,7 +83,7 @@ describe('cfrules simulate', () => {
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toMatchObject({
       action: 'block',
-      decidedBy: { id: '16e35037bcc82a1e84a5de554ddd0494', stage: 'http_request_firewall_managed' },
+      decidedBy: { id: 'a09e8e33b3335e7e3a30dc5a54209ccb', stage: 'http_request_firewall_managed' },
     });
   });
 });

@@ -86,6 +86,7 @@ describe('the catalogue', () => {
       waf_transform_steps: [undefined, ['x']],
       waf_values_matching: [undefined, 'x'],
       waf_values_except: [undefined, 'x'],
+      waf_values_shorter: [undefined, 10],
       waf_detect_sqli: [undefined],
       waf_detect_xss: [undefined],
       waf_ends_with: [undefined, 'x'],

@@ -381,8 +381,8 @@ describe('each rule is checked for its phase and the zone plan', () => {
         MANAGED,
         overrides({
           categories: [
-            { category: 'xss', enabled: false },
-            { category: 'xss', action: 'log' },
+            { category: 'attack-xss', enabled: false },
+            { category: 'attack-xss', action: 'log' },
           ],
         }),
       ),

@@ -1,10 +1,15 @@
 import { type CompiledRegex, re2RegexEngine } from '../../../regex/index.js';
 import { asciiLower, type Value } from '../../../scheme/values.js';
-import { byteRanges, transformationChain, WAF_PHRASE_LISTS } from '../../../scheme/waf-functions.js';
+import {
+  byteRanges,
+  transformationChain,
+  WAF_PHRASE_LISTS,
+  type WafTransformation,
+} from '../../../scheme/waf-functions.js';
 import { TextScanner } from '../../text-scan.js';
 import { type FunctionRuntime, isBytes, plain } from '../runtime.js';
 import { detectSqli } from './sqli.js';
-import { transformChain, transformSteps } from './transforms.js';
+import { asTarget, type Chain, chainOf, transformed, transformedSteps } from './transform-cache.js';
 import { detectXss } from './xss.js';
 
 /**
@@ -40,8 +45,8 @@ function identity(value: Value | undefined): string | undefined {
 const results = new Map<string, string[]>();
 const MAX_RESULTS = 4096;
 
-function cacheKey(kind: string, chain: string, targets: Targets): string | undefined {
-  let key = `${kind}|${chain}`;
+function cacheKey(chainId: string, targets: Targets): string | undefined {
+  let key = chainId;
   for (const target of targets) {
     const id = identity(target);
     if (id === undefined) return undefined;
@@ -50,55 +55,53 @@ function cacheKey(kind: string, chain: string, targets: Targets): string | undef
   return key;
 }
 
-/** A chain without its `none` steps, for cache keys. */
-const withoutNone = (chain: string): string =>
-  chain.includes('none')
-    ? chain
-        .split(',')
-        .filter((name) => name.trim() !== 'none')
-        .join(',')
-    : chain;
-
-/** Every Bytes value of the targets, in order (a missing target gives nothing). */
-function* valuesOf(targets: Targets): Generator<string> {
-  for (const target of targets) {
-    if (typeof target === 'string') yield target;
-    else if (Array.isArray(target)) for (const item of target) if (typeof item === 'string') yield item;
-  }
-}
-
 function transformRuntime(kind: 'each' | 'steps'): FunctionRuntime {
+  const transform = kind === 'steps' ? transformedSteps : transformed;
+  /** What a chain's text gives, computed once per chain: its steps, prefix keys and cache key part. */
+  const chains = new Map<string, { chain: Chain; id: string }>();
+  const chainFor = (text: string) => {
+    let found = chains.get(text);
+    if (!found) {
+      const chain = chainOf(transformationChain(text));
+      // `none` does nothing: "none,lowercase" and "lowercase" share their results.
+      found = { chain, id: `${kind}|${chain.names.join(',')}` };
+      chains.set(text, found);
+    }
+    return found;
+  };
   return {
     prepare: ([chainLiteral]) => {
-      const prepared = new Map<string, (value: string) => string[]>();
-      const perValue = (chain: string) => {
-        let run = prepared.get(chain);
-        if (!run) {
-          const names = transformationChain(chain);
-          if (kind === 'steps') run = transformSteps(names);
-          else {
-            const once = transformChain(names);
-            run = (value) => [once(value)];
-          }
-          prepared.set(chain, run);
-        }
-        return run;
-      };
+      const prepared = isBytes(chainLiteral) ? chainFor(chainLiteral) : undefined;
       return ([chainArgument, ...targets]) => {
-        const chain = chainLiteral ?? chainArgument;
-        if (!isBytes(chain)) return undefined;
-        // `none` does nothing: "none,lowercase" and "lowercase" share their results.
-        const key = cacheKey(kind, withoutNone(chain), targets);
+        const { chain, id } = prepared ?? (isBytes(chainArgument) ? chainFor(chainArgument) : {});
+        if (!chain || id === undefined) return undefined;
+        const key = cacheKey(id, targets);
         const cached = key === undefined ? undefined : results.get(key);
         if (cached) return cached;
-        const run = perValue(chain);
-        const out: string[] = [];
-        for (const value of valuesOf(targets)) for (const result of run(value)) out.push(result);
+        let out: readonly string[] | undefined;
+        let joined: string[] | undefined;
+        for (const target of targets) {
+          const values =
+            typeof target === 'string'
+              ? asTarget(target)
+              : Array.isArray(target) && target.every(isBytes)
+                ? (target as string[])
+                : undefined;
+          if (!values || values.length === 0) continue;
+          const part = transform(values, chain);
+          // One target: its transformed array itself (shared with every rule that asks the same).
+          if (out === undefined && joined === undefined) out = part;
+          else {
+            joined ??= [...(out ?? [])];
+            joined.push(...part);
+          }
+        }
+        const result = (joined ?? out ?? []) as string[];
         if (key !== undefined) {
           if (results.size >= MAX_RESULTS) results.clear();
-          results.set(key, out);
+          results.set(key, result);
         }
-        return out;
+        return result;
       };
     },
   };

@@ -1,6 +1,7 @@
 import { quotedString } from '../../inputs.js';
 import { targetValues } from '../../targets.js';
 import type { CrsRule } from '../crs.js';
+import { wordAlternation } from './alternation.js';
 
 /**
  * CRS 942: SQL injection, paranoia level 1 (levels 2 to 4 are in 942-sqli-pl2.ts). Each rule looks for one
@@ -31,8 +32,8 @@ export function transformed(targets: string, transformations: string, multiMatch
 export const anyOf = (branches: readonly string[]): string => `(?i)${branches.join('|')}`;
 
 /** An alternation of words, longest first so that the first branch that matches is the whole word. */
-export const words = (list: readonly string[]): string =>
-  [...new Set(list)].sort((a, b) => b.length - a.length || a.localeCompare(b)).join('|');
+// As a trie (alternation.ts): a regex engine then follows a few branches per position, not one per word.
+export const words = (list: readonly string[]): string => wordAlternation([...new Set(list)]);
 
 /**
  * Functions that only a database has (MySQL/MariaDB, PostgreSQL, Microsoft SQL Server, Oracle, SQLite),

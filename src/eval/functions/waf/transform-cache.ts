@@ -1,0 +1,100 @@
+import type { WafTransformation } from '../../../scheme/waf-functions.js';
+import { TRANSFORMATIONS } from './transforms.js';
+
+/**
+ * Transformed values, computed once per request and shared: the managed rules transform the same few
+ * targets (every argument, every cookie…) with chains that often begin alike (`utf8toUnicode,
+ * urlDecodeUni,…`), in hundreds of rules. A target's values after each prefix of a chain are remembered
+ * with the target, whose array is the request's own (a field's value is derived once per request and
+ * keeps its identity): a rule whose chain shares a prefix with another's starts where that one left off,
+ * and a step that changes no value gives back the same array.
+ */
+
+/** A target's values after each chain prefix (`,urlDecodeUni,lowercase`), by target array. */
+const prefixes = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+
+/** One value as a target: the same array for the same text, so that its prefixes are shared too. */
+const singles = new Map<string, readonly string[]>();
+const MAX_SINGLES = 1024;
+
+export function asTarget(value: string): readonly string[] {
+  let target = singles.get(value);
+  if (!target) {
+    if (singles.size >= MAX_SINGLES) singles.clear();
+    target = [value];
+    singles.set(value, target);
+  }
+  return target;
+}
+
+/** A transformation chain ready to run: its steps without `none`, and the cache key of each prefix. */
+export interface Chain {
+  readonly names: readonly WafTransformation[];
+  readonly prefixKeys: readonly string[];
+}
+
+export function chainOf(names: readonly WafTransformation[]): Chain {
+  const steps = names.filter((name) => name !== 'none');
+  const prefixKeys: string[] = [];
+  let key = '';
+  for (const name of steps) {
+    key += `,${name}`;
+    prefixKeys.push(key);
+  }
+  return { names: steps, prefixKeys };
+}
+
+/** The target's values after each step of the chain: [values, after step 1, …]. */
+function steps(values: readonly string[], chain: Chain): readonly (readonly string[])[] {
+  let cache = prefixes.get(values);
+  if (!cache) {
+    cache = new Map();
+    prefixes.set(values, cache);
+  }
+  const out: (readonly string[])[] = [values];
+  let current = values;
+  for (let step = 0; step < chain.names.length; step++) {
+    const key = chain.prefixKeys[step] as string;
+    let next = cache.get(key);
+    if (!next) {
+      const transform = TRANSFORMATIONS[chain.names[step] as WafTransformation];
+      let changed: string[] | undefined;
+      for (let i = 0; i < current.length; i++) {
+        const before = current[i] as string;
+        const after = transform(before);
+        if (after !== before && !changed) changed = current.slice(0, i);
+        changed?.push(after);
+      }
+      next = changed ?? current;
+      cache.set(key, next);
+    }
+    out.push(next);
+    current = next;
+  }
+  return out;
+}
+
+/** The values after the whole chain, in order. */
+export function transformed(values: readonly string[], chain: Chain): readonly string[] {
+  const all = steps(values, chain);
+  return all[all.length - 1] as readonly string[];
+}
+
+/**
+ * ModSecurity's multiMatch: each value before the chain and after each step, without repeats of the same
+ * value, in order (value by value).
+ */
+export function transformedSteps(values: readonly string[], chain: Chain): string[] {
+  const all = steps(values, chain);
+  const out: string[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const first = out.length;
+    for (const stage of all) {
+      const value = stage[i] as string;
+      let seen = false;
+      for (let k = first; k < out.length && !seen; k++) seen = out[k] === value;
+      if (!seen) out.push(value);
+    }
+  }
+  return out;
+}
