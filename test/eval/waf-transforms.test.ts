@@ -1,13 +1,27 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
+  asTarget,
+  chainOf,
+  transformed,
+  transformedSteps,
+} from '../../src/eval/functions/waf/transform-cache.js';
+import {
   isTransformationName,
   TRANSFORMATION_NAMES,
   TRANSFORMATIONS,
   type TransformationName,
-  transformChain,
-  transformSteps,
 } from '../../src/eval/functions/waf/transforms.js';
+
+/** A chain over one value, through the per-request cache the rules use. */
+const transformChain =
+  (names: readonly TransformationName[]) =>
+  (value: string): string | undefined =>
+    transformed(asTarget(value), chainOf(names))[0];
+const transformSteps =
+  (names: readonly TransformationName[]) =>
+  (value: string): string[] =>
+    transformedSteps(asTarget(value), chainOf(names));
 
 /** Each [input, expected output] pair through one transformation. */
 function expectPairs(name: TransformationName, pairs: readonly (readonly [string, string])[]): void {

@@ -1,11 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { chainOf, transformed, transformedSteps } from '../../src/eval/functions/waf/transform-cache.js';
 import {
   TRANSFORMATION_NAMES,
   TRANSFORMATIONS,
   type TransformationName,
-  transformChain,
-  transformSteps,
 } from '../../src/eval/functions/waf/transforms.js';
 
 /** Transformations whose result, transformed again, does not change. */
@@ -198,20 +197,36 @@ describe('more properties', () => {
     );
   });
 
-  it('transformChain is the composition, transformSteps its distinct intermediate values', () => {
+  it('a chain is the composition, its steps the distinct intermediate values, whatever ran before', () => {
+    // Several chains over the same target array, in any order: what one chain left in the cache must
+    // not change what another gets.
     const names = fc.array(fc.constantFrom(...TRANSFORMATION_NAMES), { maxLength: 5 });
     fc.assert(
-      fc.property(names, biasedString, (chain, value) => {
-        let expected = value;
-        const seen = [value];
-        for (const name of chain) {
-          expected = TRANSFORMATIONS[name](expected);
-          if (!seen.includes(expected)) seen.push(expected);
-        }
-        expect(transformChain(chain)(value)).toBe(expected);
-        expect(transformSteps(chain)(value)).toEqual(seen);
-        expect(new Set(seen).size).toBe(seen.length);
-      }),
+      fc.property(
+        fc.array(names, { minLength: 1, maxLength: 4 }),
+        fc.array(biasedString, { maxLength: 3 }),
+        (chains, values) => {
+          const target = [...values];
+          for (const names of chains) {
+            const chain = chainOf(names);
+            const expected = values.map((value) =>
+              names.reduce((current, name) => TRANSFORMATIONS[name](current), value),
+            );
+            const steps = values.flatMap((value) => {
+              const seen = [value];
+              let current = value;
+              for (const name of names) {
+                current = TRANSFORMATIONS[name](current);
+                if (!seen.includes(current)) seen.push(current);
+              }
+              return seen;
+            });
+            expect(transformed(target, chain)).toEqual(expected);
+            expect(transformedSteps(target, chain)).toEqual(steps);
+          }
+          expect(target).toEqual(values);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -1,11 +1,6 @@
 import { type CompiledRegex, re2RegexEngine } from '../../../regex/index.js';
 import { asciiLower, type Value } from '../../../scheme/values.js';
-import {
-  byteRanges,
-  transformationChain,
-  WAF_PHRASE_LISTS,
-  type WafTransformation,
-} from '../../../scheme/waf-functions.js';
+import { byteRanges, transformationChain, WAF_PHRASE_LISTS } from '../../../scheme/waf-functions.js';
 import { TextScanner } from '../../text-scan.js';
 import { type FunctionRuntime, isBytes, plain } from '../runtime.js';
 import { detectSqli } from './sqli.js';

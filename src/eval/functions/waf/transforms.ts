@@ -892,36 +892,3 @@ export const TRANSFORMATION_NAMES: readonly TransformationName[] = WAF_TRANSFORM
 export function isTransformationName(name: string): name is TransformationName {
   return Object.hasOwn(TRANSFORMATIONS, name);
 }
-
-function functionsOf(names: readonly TransformationName[]): ((value: string) => string)[] {
-  return names.filter((name) => name !== 'none').map((name) => TRANSFORMATIONS[name]);
-}
-
-/** A chain applied in order (t:none resets nothing here: it is simply skipped). */
-export function transformChain(names: readonly TransformationName[]): (value: string) => string {
-  const steps = functionsOf(names);
-  if (steps.length === 0) return identity;
-  if (steps.length === 1) return steps[0] as (value: string) => string;
-  return (value) => {
-    let current = value;
-    for (const step of steps) current = step(current);
-    return current;
-  };
-}
-
-/**
- * multiMatch: the value before any transformation and after each one, without repeats (order kept) — an
- * operator that ModSecurity would run again on an unchanged value would find the same thing.
- */
-export function transformSteps(names: readonly TransformationName[]): (value: string) => string[] {
-  const steps = functionsOf(names);
-  return (value) => {
-    const values = [value];
-    let current = value;
-    for (const step of steps) {
-      current = step(current);
-      if (!values.includes(current)) values.push(current);
-    }
-    return values;
-  };
-}
