@@ -54,7 +54,7 @@ export const bundleOptions = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  minify: true,
+  minify: process.env.CFRULES_BUILD_MINIFY !== "0",
   sourcemap: true,
   external: ['re2-wasm', 'better-sqlite3', 'fastify', 'yaml'],
   plugins: [jsonAsParse, chevrotainFastPropertiesLater],

@@ -60,7 +60,7 @@ import {
   Re2Writer,
 } from './re2/writer.js';
 import { formatRegexError, RegexSyntaxError, type Span, wholeSpan } from './syntax/errors.js';
-import { checkNesting, Parser } from './syntax/parser.js';
+import { parsedPattern } from './syntax/parser.js';
 import { NFA_OVERHEAD, Translator } from './syntax/size.js';
 import type { Ast } from './syntax/syntax-tree.js';
 
@@ -137,8 +137,7 @@ function analyseUncached(pattern: string, runnable = true): Analysis {
   let ast: Ast;
   let nfaBytes: number;
   try {
-    ast = new Parser(text).parse();
-    checkNesting(ast, 0);
+    ast = parsedPattern(text);
     nfaBytes = new Translator().size(ast).bytes + NFA_OVERHEAD;
   } catch (err) {
     if (err instanceof RegexSyntaxError) return { problem: invalid(formatRegexError(text, err)) };

@@ -56,7 +56,7 @@ import { type Representation, type Translation, translate } from './re2/translat
 import { byteOffset, decodeWithMarkers, encodeWithMarkers } from './re2/utf8.js';
 import { RegexSyntaxError } from './syntax/errors.js';
 import { countCaptures, UnsupportedRegexError } from './syntax/flags.js';
-import { checkNesting, Parser } from './syntax/parser.js';
+import { parsedPattern } from './syntax/parser.js';
 import type { Ast } from './syntax/syntax-tree.js';
 import { linearTimeFilter, linearTimeRegExp } from './v8/linear.js';
 
@@ -64,12 +64,21 @@ export type { RegexCacheStats } from './re2/cache.js';
 
 /** Everything known about a pattern before RE2 sees it. */
 interface Plan {
+  pattern: string;
   slot: Slot;
   representation: Representation;
   prefilter: Prefilter;
   /** Some needle compares with the lower-cased input. */
   folded: boolean;
   captures: number;
+  /**
+   * How V8 takes part in yes/no searches, worked out on the first search (translating for V8 costs as
+   * much as the rest of the plan, and a filter compiled with many patterns may never run most of them).
+   */
+  v8Search: V8Search | undefined;
+}
+
+interface V8Search {
   /** V8's RegExp for yes/no searches, where it keeps the answers and linear time (./v8/linear.ts). */
   v8: RegExp | undefined;
   /**
@@ -77,6 +86,19 @@ interface Plan {
    * relaxed, which rejects most values before RE2 is asked (a superset of the matches).
    */
   v8Filter: RegExp | undefined;
+}
+
+const NO_V8: V8Search = { v8: undefined, v8Filter: undefined };
+
+function v8SearchOf(plan: Plan): V8Search {
+  if (plan.v8Search) return plan.v8Search;
+  let search = NO_V8;
+  if (plan.representation === 'bytes' && !plan.prefilter.complete) {
+    const v8 = linearTimeRegExp(plan.pattern);
+    search = { v8, v8Filter: v8 ? undefined : linearTimeFilter(plan.pattern) };
+  }
+  plan.v8Search = search;
+  return search;
 }
 
 /** Plans by pattern; bounded so that a stream of distinct patterns cannot grow memory without end. */
@@ -113,9 +135,16 @@ export function describeRegex(pattern: string): {
    */
   search: 'v8' | 'literals' | 'v8-then-re2' | 're2';
 } {
-  const { slot, representation, prefilter, v8, v8Filter } = planOf(pattern);
+  const plan = planOf(pattern);
+  const { slot, representation, prefilter } = plan;
+  const { v8, v8Filter } = v8SearchOf(plan);
   const search = v8 ? 'v8' : prefilter.complete ? 'literals' : v8Filter ? 'v8-then-re2' : 're2';
   return { re2: slot.source, representation, prefilter, search };
+}
+
+/** The literal prefilter of a `matches` pattern (valid per checkRegex): what indexes of rules need. */
+export function regexPrefilter(pattern: string): Prefilter {
+  return planOf(pattern).prefilter;
 }
 
 function planOf(pattern: string): Plan {
@@ -126,8 +155,7 @@ function planOf(pattern: string): Plan {
   let translation: Translation;
   let prefilter: Prefilter;
   try {
-    ast = new Parser(text).parse();
-    checkNesting(ast, 0);
+    ast = parsedPattern(text);
     translation = translate(ast);
     prefilter = buildPrefilter(ast, translation.representation);
   } catch (err) {
@@ -143,18 +171,14 @@ function planOf(pattern: string): Plan {
   }
   const { source, representation, cost } = translation;
   const plan: Plan = {
+    pattern,
     slot: { source, cost },
     representation,
     prefilter,
     folded: prefilter.checks.some((check) => check.needles.some((needle) => needle.folded)),
     captures: countCaptures(ast),
-    v8: undefined,
-    v8Filter: undefined,
+    v8Search: undefined,
   };
-  if (representation === 'bytes' && !prefilter.complete) {
-    plan.v8 = linearTimeRegExp(pattern);
-    if (!plan.v8) plan.v8Filter = linearTimeFilter(pattern);
-  }
   if (plans.size >= MAX_PLANS) plans.clear();
   plans.set(pattern, plan);
   return plan;
@@ -169,8 +193,9 @@ class Regex implements CompiledRegex {
   test(input: string): boolean {
     if (this.prefiltered) {
       // V8 outruns the prefilter's own checks (which lower-case the input when folding).
-      if (this.plan.v8) return this.plan.v8.test(input);
-      if (this.plan.v8Filter && !this.plan.v8Filter.test(input)) return false;
+      const { v8, v8Filter } = this.plan.v8Search ?? v8SearchOf(this.plan);
+      if (v8) return v8.test(input);
+      if (v8Filter && !v8Filter.test(input)) return false;
       const { checks, complete } = this.plan.prefilter;
       const lower = this.plan.folded ? input.toLowerCase() : input;
       for (const check of checks) if (!passes(check, input, lower)) return false;

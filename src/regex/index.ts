@@ -15,6 +15,7 @@ export {
   describeRegex,
   type RegexCacheStats,
   regexCacheStats,
+  regexPrefilter,
   setRegexCacheCapacity,
 } from './compile.js';
 export {

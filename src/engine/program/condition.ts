@@ -1,5 +1,5 @@
 import type { TypedArgument, TypedExpression, TypedValue } from '../../check/typed-ast.js';
-import { describeRegex } from '../../regex/index.js';
+import { type Prefilter, regexPrefilter } from '../../regex/index.js';
 import type { IpRange } from '../../scheme/ip.js';
 import { asciiLower } from '../../scheme/values.js';
 import { WAF_PHRASE_LISTS } from '../../scheme/waf-functions.js';
@@ -250,9 +250,9 @@ function predicate(node: Extract<TypedExpression, { kind: 'predicate' }>): Condi
  * of its first check at the check's place (a whole-input literal is in particular at the start).
  */
 function regexLiterals(value: Tested, pattern: string): Condition {
-  let check: ReturnType<typeof describeRegex>['prefilter']['checks'][number] | undefined;
+  let check: Prefilter['checks'][number] | undefined;
   try {
-    check = describeRegex(pattern).prefilter.checks[0];
+    check = regexPrefilter(pattern).checks[0];
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@ import { TextScanner } from '../../eval/text-scan.js';
 import type { IpAddress, IpRange } from '../../scheme/ip.js';
 import type { Value } from '../../scheme/values.js';
 import type { RuleMatcher } from '../matcher.js';
-import { conditionOf, countTestedValues, type Tested } from './condition.js';
+import { type Atom, conditionOf, countTestedValues, type Tested } from './condition.js';
 import { IpIndex } from './ip-index.js';
 
 /**
@@ -50,7 +50,7 @@ class IndexedProgram {
     const popularity = countTestedValues(filters.filter((f) => f.expression === 'filter').map((f) => f.ast));
     filters.forEach((filter, rule) => {
       const condition = filter.expression === 'filter' ? conditionOf(filter.ast, popularity) : undefined;
-      if (!condition) {
+      if (!condition || condition.some(holdsAlmostAlways)) {
         this.always[rule] = 1;
         return;
       }
@@ -140,6 +140,14 @@ class IndexedProgram {
     return marks;
   }
 }
+
+/**
+ * A literal of one letter or digit anywhere in a value (a regex's needles can come down to that:
+ * `\b(?:a|d…)`): nearly every request has one, so indexing it costs a look-up per occurrence and spares
+ * no rule.
+ */
+const holdsAlmostAlways = (atom: Atom): boolean =>
+  atom.kind === 'text' && atom.place === 'anywhere' && /^[a-z0-9]$/i.test(atom.literal);
 
 /** A Bytes value, or each Bytes element of an array value. */
 function forEachText(value: Value | undefined, visit: (text: string) => void): void {

@@ -787,3 +787,23 @@ export function checkNesting(node: Ast | ClassSet, depth: number): void {
       return;
   }
 }
+
+/**
+ * Parsed patterns (nesting checked), by text: the checker and the compiler both parse a pattern, often
+ * one after the other (a rule validated, then compiled), and the managed rules repeat patterns. The tree
+ * is shared, so its readers must not change it. Throws RegexSyntaxError as the parser does (errors are
+ * not kept). Bounded, so that a stream of distinct patterns cannot grow memory without end.
+ */
+const parsedTrees = new Map<string, Ast>();
+const MAX_PARSED_TREES = 2048;
+
+export function parsedPattern(text: string): Ast {
+  let ast = parsedTrees.get(text);
+  if (!ast) {
+    ast = new Parser(text).parse();
+    checkNesting(ast, 0);
+    if (parsedTrees.size >= MAX_PARSED_TREES) parsedTrees.clear();
+    parsedTrees.set(text, ast);
+  }
+  return ast;
+}
