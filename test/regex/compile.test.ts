@@ -441,6 +441,15 @@ describe('the literal prefilter', () => {
     maxLength: 12,
   });
 
+  /** What a call gives: its result, or the message of what it threw. */
+  const outcome = (run: () => unknown): { result: unknown } | { error: string } => {
+    try {
+      return { result: run() };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+
   it(
     'never changes an answer (property: random patterns × random inputs)',
     () => {
@@ -449,8 +458,16 @@ describe('the literal prefilter', () => {
           const fast = compileRegex(bytes(p));
           const plain = compileRegexWithoutPrefilter(bytes(p));
           for (const input of inputs) {
-            expect(fast.test(input), `${p} on ${JSON.stringify(input)}`).toBe(plain.test(input));
-            expect(fast.exec(input), `${p} on ${JSON.stringify(input)}`).toEqual(plain.exec(input));
+            // A Unicode-heavy pattern can exhaust RE2's heap (a documented limit): the same error from
+            // both is the same answer.
+            expect(
+              outcome(() => fast.test(input)),
+              `${p} on ${JSON.stringify(input)}`,
+            ).toEqual(outcome(() => plain.test(input)));
+            expect(
+              outcome(() => fast.exec(input)),
+              `${p} on ${JSON.stringify(input)}`,
+            ).toEqual(outcome(() => plain.exec(input)));
           }
         }),
         { numRuns: RUNS },
