@@ -212,6 +212,28 @@ export const JAVA_RULES: readonly CrsRule[] = [
     test: { regex: `(?i)${LOOKUP}(?:jndi|ctx|[^}]*${LOOKUP})` },
   },
   {
+    // CRS 4's development number of 944151 (its tests kept in step): a nested lookup at any distance.
+    id: 944141,
+    description: 'Potential Remote Command Execution: Log4j / Log4shell',
+    paranoiaLevel: 2,
+    severity: 'critical',
+    tags: TAGS_RCE,
+    targets: LOG4J_TARGETS,
+    transformations: 'none,urlDecodeUni,jsDecode,htmlEntityDecode',
+    test: { regex: `(?i)${LOOKUP}(?:jndi|ctx|[^}]*${LOOKUP})` },
+  },
+  {
+    // CRS 4's development number of 944152: any lookup at all.
+    id: 944142,
+    description: 'Potential Remote Command Execution: Log4j / Log4shell',
+    paranoiaLevel: 4,
+    severity: 'critical',
+    tags: TAGS_RCE,
+    targets: LOG4J_TARGETS,
+    transformations: 'none,urlDecodeUni,jsDecode,htmlEntityDecode',
+    test: { regex: `(?i)${LOOKUP}` },
+  },
+  {
     id: 944200,
     description: 'Magic bytes Detected, probable java serialization in use',
     paranoiaLevel: 2,
