@@ -340,8 +340,8 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     paranoiaLevel: 1,
     severity: 'critical',
     tags: TAGS,
-    // CRS 4.0 to 4.5 split 920120's test in two rules; this one reads the names with the quotes, `;` and `=`
-    // outside the HTML entities forms send, without 920120's backslash (added when the two were merged).
+    // Before CRS 4.6, 920120 and 920122 shared this test: quotes, `;` and `=` outside the HTML entities
+    // forms send. 4.6 merged them into 920120 and added the backslash, which this one leaves alone.
     targets: 'FILES|FILES_NAMES',
     transformations: 'urlDecodeUni',
     test: { not: { regex: multipartName(`'";=`) } },
@@ -1039,9 +1039,10 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     paranoiaLevel: 4,
     severity: 'critical',
     tags: TAGS,
-    // The headers 920274 leaves out because their values hold quotes, parentheses, `;`, `=` or `~`, held to
-    // printable ASCII without the `%` of an escape, `<` `>` of markup and `{` `}` of a template. User-Agent,
-    // Referer and Cookie are left out here too: they legitimately hold all of these.
+    // Client hints, credentials, signatures and proxy headers, whose values hold quotes, parentheses, `;`,
+    // `=` or `~` (920274's set is too strict for them), held to printable ASCII without the `%` of an escape,
+    // the `<` `>` of markup and the `{` `}` of a template. User-Agent, Referer and Cookie legitimately hold
+    // all of these and are left out.
     targets:
       'REQUEST_HEADERS:Authorization|REQUEST_HEADERS:From|REQUEST_HEADERS:Sec-CH-UA|REQUEST_HEADERS:Sec-CH-UA-Mobile|REQUEST_HEADERS:Sec-CH-UA-Model|REQUEST_HEADERS:Sec-CH-UA-Platform|REQUEST_HEADERS:Sec-CH-UA-Platform-Version|REQUEST_HEADERS:Sec-CH-UA-Full-Version|REQUEST_HEADERS:Sec-CH-UA-Full-Version-List|REQUEST_HEADERS:Sec-CH-UA-Arch|REQUEST_HEADERS:Sec-CH-UA-Bitness|REQUEST_HEADERS:Sec-Fetch-User|REQUEST_HEADERS:Signature-Input|REQUEST_HEADERS:Via|REQUEST_HEADERS:Forwarded',
     test: { not: { regex: String.raw`^[\x20-\x24\x26-\x3b\x3d\x3f-\x7a\x7c\x7e]*$` } },
