@@ -762,7 +762,8 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     tags: TAGS,
     targets: 'REQUEST_URI|REQUEST_HEADERS|ARGS|ARGS_NAMES',
     // A JavaScript `\uXXXX` escape, which a back end may decode after the WAF has looked. A JSON body's
-    // parser decodes these itself, so JSON bodies are left alone, as CRS does.
+    // parser decodes these itself, so JSON requests are left alone, as CRS does with a rule of its own that
+    // logs nothing and only removes this one (920539, numbered 920541 before): here it is this condition.
     test: { regex: String.raw`(?i)\\u[0-9a-f]{4}` },
     and: 'waf.request.body.processor ne "JSON"',
   },

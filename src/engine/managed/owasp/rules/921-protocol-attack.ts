@@ -186,7 +186,7 @@ export const PROTOCOL_ATTACK_RULES: readonly CrsRule[] = [
   },
   {
     id: 921260,
-    description: 'Excessive number of request headers',
+    description: 'Excessive HTTP Request Header Count',
     paranoiaLevel: 2,
     severity: 'critical',
     tags: TAGS,
@@ -195,7 +195,7 @@ export const PROTOCOL_ATTACK_RULES: readonly CrsRule[] = [
   },
   {
     id: 921270,
-    description: 'Excessive number of cookies',
+    description: 'Excessive Cookie Count',
     paranoiaLevel: 2,
     severity: 'critical',
     tags: TAGS,
@@ -214,7 +214,7 @@ export const PROTOCOL_ATTACK_RULES: readonly CrsRule[] = [
   },
   {
     id: 921500,
-    description: 'Non-standard URL encoding in request path',
+    description: 'Nonstandard URL-encoded characters in path',
     paranoiaLevel: 2,
     severity: 'critical',
     tags: TAGS,
