@@ -1,3 +1,5 @@
+import badBotUserAgents from './bad-bot-user-agents.json' with { type: 'json' };
+import crawlerUserAgents from './crawler-user-agents.json' with { type: 'json' };
 import javaClasses from './java-classes.json' with { type: 'json' };
 import lfiAiArtifacts from './lfi-ai-artifacts.json' with { type: 'json' };
 import lfiOsFiles from './lfi-os-files.json' with { type: 'json' };
@@ -8,7 +10,11 @@ import phpFunctionsKQ from './php-functions-k-q.json' with { type: 'json' };
 import phpFunctionsRZ from './php-functions-r-z.json' with { type: 'json' };
 import phpVariables from './php-variables.json' with { type: 'json' };
 import powershellCommands from './powershell-commands.json' with { type: 'json' };
+import scannerHeaders from './scanner-headers.json' with { type: 'json' };
+import scannerUrls from './scanner-urls.json' with { type: 'json' };
 import scannerUserAgents from './scanner-user-agents.json' with { type: 'json' };
+import scriptingUserAgents from './scripting-user-agents.json' with { type: 'json' };
+import searchEngineUserAgents from './search-engine-user-agents.json' with { type: 'json' };
 import ssrfCloudMetadata from './ssrf-cloud-metadata.json' with { type: 'json' };
 import ssrfInternalHosts from './ssrf-internal-hosts.json' with { type: 'json' };
 import xssDomPhrases from './xss-dom-phrases.json' with { type: 'json' };
@@ -22,6 +28,21 @@ import xssDomPhrases from './xss-dom-phrases.json' with { type: 'json' };
 export const PHRASE_LISTS: Readonly<Record<string, readonly string[]>> = {
   /** Names security scanners and attack tools announce in their User-Agent (CRS 913100). */
   'scanner-user-agents': scannerUserAgents,
+  /** Header names (and values) security scanners add to their requests, in lower case (CRS 913110). */
+  'scanner-headers': scannerHeaders,
+  /** Paths and argument values security scanners probe with, in lower case (CRS 913120). */
+  'scanner-urls': scannerUrls,
+  /**
+   * HTTP libraries and command-line clients, by their User-Agent product token (CRS 913101); not OkHttp,
+   * whose token Android apps send as their own.
+   */
+  'scripting-user-agents': scriptingUserAgents,
+  /** Crawlers of SEO and marketing-data services, which index for their customers (CRS 913102). */
+  'crawler-user-agents': crawlerUserAgents,
+  /** Site downloaders, address harvesters, content extractors and synthetic monitors (CRS 913131). */
+  'bad-bot-user-agents': badBotUserAgents,
+  /** Search engines' crawlers, which sites usually welcome (CRS 913132 counts them as automated). */
+  'search-engine-user-agents': searchEngineUserAgents,
   /** PowerShell's cmdlets, switches and .NET calls seen in attacks, in lower case (CRS 932120). */
   'powershell-commands': powershellCommands,
   /** Paths of operating-system files an attacker reads through a file inclusion (CRS 930120, 930121). */

@@ -144,6 +144,75 @@ const RESTRICTED_EXTENSIONS = [
 ];
 
 /**
+ * Archives and compressed files (920441, 920550): a backup of the site or its database left in the web root
+ * is what scanners look for, and what a site rarely serves from a path named like one.
+ */
+const ARCHIVE_EXTENSIONS = [
+  '7z',
+  'bz',
+  'bz2',
+  'cab',
+  'cpio',
+  'gz',
+  'gzip',
+  'lz',
+  'lzh',
+  'lzma',
+  'rar',
+  'tar',
+  'tbz',
+  'tbz2',
+  'tgz',
+  'txz',
+  'xz',
+  'zip',
+  'zst',
+];
+
+/** Office documents and exports (920442): sites serve them, but often not to whoever guesses a name. */
+const DOCUMENT_EXTENSIONS = [
+  'csv',
+  'doc',
+  'docx',
+  'odp',
+  'ods',
+  'odt',
+  'pdf',
+  'ppt',
+  'pptx',
+  'rtf',
+  'xls',
+  'xlsx',
+];
+
+/** Data and configuration exports a backup plugin or a build leaves behind (920550, with the archives). */
+const EXPORT_EXTENSIONS = ['json', 'wpress', 'xml', 'yaml', 'yml'];
+
+/** The file name ends with one of the extensions, ASCII case ignored. */
+const extensionIn = (extensions: readonly string[]) => `(?i)\\.(?:${extensions.join('|')})$`;
+
+/** The parameter names a Content-Type may carry (920470). */
+const CONTENT_TYPE_PARAMETERS = [
+  'action',
+  'boundary',
+  'charset',
+  'component',
+  'start',
+  'start-info',
+  'type',
+  'version',
+];
+
+/**
+ * What reads as an escape but is none: `%` and two letters or digits that are not both hex (`%1G`,
+ * `%w2`), in a value already decoded once, where the client encoded a broken escape (`%25zz`) or sent one
+ * raw. Decoders disagree on those. A `%` before a space, punctuation or the end (`100%`, `12%25+off`) is
+ * a percent sign the client did not encode, which every decoder leaves as it is: CRS 4.8's rules, which
+ * validated every `%`, fired on such text in ordinary queries and were withdrawn for it.
+ */
+const BROKEN_ESCAPE = '%(?:[g-zG-Z][0-9a-zA-Z]|[0-9a-fA-F][g-zG-Z])';
+
+/**
  * CRS's default `tx.restricted_headers_basic` (crs-setup rule 900250): headers that change how a server
  * reads the request (Content-Encoding, WebDAV's If and Lock-Token, Content-Range), the httpoxy `Proxy`
  * header, method overrides, and Next.js's internal middleware header (CVE-2025-29927).
@@ -182,12 +251,13 @@ const COMBINED_FILE_SIZES = 1048576;
 const REQUEST_LINE = String.raw`(?i)^(?:connect\s+(?:\d{1,3}\.){3}\d{1,3}\.?(?::\d+)?|connect\s+[\w.-]+:\d+|options\s+\*|[a-z]{3,10}\s+(?:\w{3,7}://[\w./-]+(?::\d+)?)?/[^?#\s]*(?:\?[^#\s]*)?(?:#\S*)?)\s+[\w./]+$`;
 
 /**
- * A multipart file name or field name a parser reads the same way a WAF does: none of `'` `"` `;` `=` `\`,
- * which end or escape a Content-Disposition parameter, except the `;` that closes a named HTML entity of a
- * Latin letter with a diacritic (`&eacute;`, `&ccedil;`, `&scaron;`…) or `&amp;` `&apos;` `&nbsp;`
- * `&oslash;`, which forms send for such names.
+ * A multipart file name or field name a parser reads the same way a WAF does: none of the forbidden
+ * characters (`'` `"` `;` `=` `\`, which end or escape a Content-Disposition parameter), except the `;` that
+ * closes a named HTML entity of a Latin letter with a diacritic (`&eacute;`, `&ccedil;`, `&scaron;`…) or
+ * `&amp;` `&apos;` `&nbsp;` `&oslash;`, which forms send for such names.
  */
-const MULTIPART_NAME = String.raw`(?i)^(?:[^'";=\\]|&(?:[acegilnorsuz]acute|[aeiou]grave|[aino]tilde|[cdelnrstz]caron|[cgklnrst]cedil|[aeiouy]uml|[aceghijosuwy]circ|[au]ring|amp|apos|nbsp|oslash);)*$`;
+const multipartName = (forbidden: string) =>
+  `(?i)^(?:[^${forbidden}]|&(?:[acegilnorsuz]acute|[aeiou]grave|[aino]tilde|[cdelnrstz]caron|[cgklnrst]cedil|[aeiouy]uml|[aceghijosuwy]circ|[au]ring|amp|apos|nbsp|oslash);)*$`;
 
 /**
  * A Content-Type CRS accepts: a media type of word characters and `/ . + * -`, then parameters from a
@@ -262,7 +332,19 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     tags: TAGS,
     targets: 'FILES|FILES_NAMES',
     transformations: 'urlDecodeUni',
-    test: { not: { regex: MULTIPART_NAME } },
+    test: { not: { regex: multipartName(String.raw`'";=\\`) } },
+  },
+  {
+    id: 920122,
+    description: 'Attempted multipart/form-data bypass',
+    paranoiaLevel: 1,
+    severity: 'critical',
+    tags: TAGS,
+    // Before CRS 4.6, 920120 and 920122 shared this test: quotes, `;` and `=` outside the HTML entities
+    // forms send. 4.6 merged them into 920120 and added the backslash, which this one leaves alone.
+    targets: 'FILES|FILES_NAMES',
+    transformations: 'urlDecodeUni',
+    test: { not: { regex: multipartName(`'";=`) } },
   },
   {
     id: 920160,
@@ -338,6 +420,33 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     targets: 'REQUEST_HEADERS:Connection',
     // Two connection options where one is expected: `keep-alive,close`, `close, close`.
     test: { regex: String.raw`\b(?:keep-alive|close),\s?(?:keep-alive|close)\b` },
+  },
+  {
+    id: 920220,
+    description: 'URL Encoding Abuse Attack Attempt',
+    paranoiaLevel: 1,
+    severity: 'critical',
+    tags: TAGS,
+    // An escape that is still broken once the target is decoded (`%25zz` reads `%zz`), before the last
+    // `/` of the path or in the query. The last segment is 920221's.
+    targets: 'REQUEST_URI_RAW',
+    transformations: 'urlDecodeUni',
+    test: {
+      regex: String.raw`(?s)^[^?]*${BROKEN_ESCAPE}[^?]*/|\?.*${BROKEN_ESCAPE}`,
+    },
+  },
+  {
+    id: 920221,
+    description: 'URL Encoding Abuse Attack Attempt',
+    paranoiaLevel: 1,
+    severity: 'critical',
+    tags: TAGS,
+    // The last path segment, unless it looks like a file name (an extension after its last dot), which
+    // may hold a `%` of its own (`50%off.png`).
+    expression: (() => {
+      const basename = `${transformed('REQUEST_BASENAME', 'urlDecodeUni')}[*]`;
+      return `any(${basename} matches ${rawString(BROKEN_ESCAPE)} and not ${basename} matches ${rawString(String.raw`\.[^\s.]+$`)})`;
+    })(),
   },
   {
     id: 920250,
@@ -426,6 +535,18 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     and: `not ${hasHeader('content-type')}`,
   },
   {
+    id: 920341,
+    description: 'Request containing content requires Content-Type header',
+    paranoiaLevel: 1,
+    severity: 'critical',
+    tags: TAGS,
+    // CRS 3.3's critical sibling of 920340, when that one was a notice: without a Content-Type no body
+    // processor reads the body, and the rules that inspect arguments see none.
+    targets: 'REQUEST_HEADERS:Content-Length',
+    test: { operator: 'ne', literal: '"0"' },
+    and: `not ${hasHeader('content-type')}`,
+  },
+  {
     id: 920350,
     description: 'Host header is a numeric IP address',
     paranoiaLevel: 1,
@@ -496,6 +617,20 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     targets: 'REQUEST_HEADERS:Content-Type',
     transformations: 'lowercase',
     test: { not: { regex: CONTENT_TYPE } },
+  },
+  {
+    id: 920471,
+    description: 'Illegal Content-Type header',
+    paranoiaLevel: 1,
+    severity: 'critical',
+    tags: TAGS,
+    // A parameter given twice (`charset=utf-8;charset=utf-7`): the body parser and the WAF may each take a
+    // different one.
+    targets: 'REQUEST_HEADERS:Content-Type',
+    transformations: 'lowercase',
+    test: {
+      regex: `(?s)${CONTENT_TYPE_PARAMETERS.map((name) => String.raw`;\s*${name}\s*=.*;\s*${name}\s*=`).join('|')}`,
+    },
   },
   {
     id: 920420,
@@ -610,6 +745,16 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     test: { not: { regex: MEDIA_RANGES } },
   },
   {
+    id: 920601,
+    description: 'Illegal Accept-Charset header',
+    paranoiaLevel: 1,
+    severity: 'critical',
+    tags: TAGS,
+    // Browsers stopped sending Accept-Charset long ago; a server that picks the response's charset from
+    // it can be made to answer in one the site's filters do not read (920600's concern, by another header).
+    expression: hasHeader('accept-charset'),
+  },
+  {
     id: 920540,
     description: 'Possible Unicode character bypass detected',
     paranoiaLevel: 1,
@@ -617,7 +762,8 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     tags: TAGS,
     targets: 'REQUEST_URI|REQUEST_HEADERS|ARGS|ARGS_NAMES',
     // A JavaScript `\uXXXX` escape, which a back end may decode after the WAF has looked. A JSON body's
-    // parser decodes these itself, so JSON bodies are left alone, as CRS does.
+    // parser decodes these itself, so JSON requests are left alone, as CRS does with a rule of its own that
+    // logs nothing and only removes this one (920539, numbered 920541 before): here it is this condition.
     test: { regex: String.raw`(?i)\\u[0-9a-f]{4}` },
     and: 'waf.request.body.processor ne "JSON"',
   },
@@ -737,6 +883,39 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     })(),
   },
   {
+    id: 920441,
+    description: 'URL file extension is restricted by policy',
+    paranoiaLevel: 2,
+    severity: 'critical',
+    tags: TAGS,
+    targets: 'REQUEST_BASENAME',
+    transformations: 'urlDecodeUni',
+    test: { regex: extensionIn(ARCHIVE_EXTENSIONS) },
+  },
+  {
+    id: 920550,
+    description: 'URL file extension is restricted by policy',
+    paranoiaLevel: 2,
+    severity: 'critical',
+    tags: TAGS,
+    // Archives, backups of site builders (`.wpress`) and data or configuration exports: what scanners ask
+    // for by the thousand. The name is decoded, so an escaped dot (`backup%2ezip`) is one.
+    targets: 'REQUEST_BASENAME',
+    transformations: 'urlDecodeUni',
+    test: { regex: extensionIn([...ARCHIVE_EXTENSIONS, ...EXPORT_EXTENSIONS]) },
+  },
+  {
+    id: 920630,
+    description: 'Encoded slash in request path',
+    paranoiaLevel: 2,
+    severity: 'critical',
+    tags: TAGS,
+    // `%2F` in the path, which a server may decode into a separator after the WAF and the router have read
+    // one segment (`/..%2F..%2Fetc`); in the query it is ordinary.
+    targets: 'REQUEST_FILENAME',
+    test: { regex: '(?i)%2f' },
+  },
+  {
     id: 920272,
     description: 'Invalid character in request (outside of printable chars below ascii 127)',
     paranoiaLevel: 3,
@@ -798,6 +977,16 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     },
   },
   {
+    id: 920442,
+    description: 'URL file extension is restricted by policy',
+    paranoiaLevel: 3,
+    severity: 'critical',
+    tags: TAGS,
+    targets: 'REQUEST_BASENAME',
+    transformations: 'urlDecodeUni',
+    test: { regex: extensionIn(DOCUMENT_EXTENSIONS) },
+  },
+  {
     id: 920202,
     description: 'Range: Too many fields for pdf request (6 or more)',
     paranoiaLevel: 4,
@@ -844,6 +1033,20 @@ export const PROTOCOL_ENFORCEMENT_RULES: readonly CrsRule[] = [
     targets: 'REQUEST_HEADERS:Sec-Fetch-User|REQUEST_HEADERS:Sec-CH-UA-Mobile',
     transformations: 'urlDecodeUni',
     test: { not: { regex: String.raw`^(?:\?[01])?$` } },
+  },
+  {
+    id: 920276,
+    description: 'Invalid character in request headers (outside of very strict set)',
+    paranoiaLevel: 4,
+    severity: 'critical',
+    tags: TAGS,
+    // Client hints, credentials, signatures and proxy headers, whose values hold quotes, parentheses, `;`,
+    // `=` or `~` (920274's set is too strict for them), held to printable ASCII without the `%` of an escape,
+    // the `<` `>` of markup and the `{` `}` of a template. User-Agent, Referer and Cookie legitimately hold
+    // all of these and are left out.
+    targets:
+      'REQUEST_HEADERS:Authorization|REQUEST_HEADERS:From|REQUEST_HEADERS:Sec-CH-UA|REQUEST_HEADERS:Sec-CH-UA-Mobile|REQUEST_HEADERS:Sec-CH-UA-Model|REQUEST_HEADERS:Sec-CH-UA-Platform|REQUEST_HEADERS:Sec-CH-UA-Platform-Version|REQUEST_HEADERS:Sec-CH-UA-Full-Version|REQUEST_HEADERS:Sec-CH-UA-Full-Version-List|REQUEST_HEADERS:Sec-CH-UA-Arch|REQUEST_HEADERS:Sec-CH-UA-Bitness|REQUEST_HEADERS:Sec-Fetch-User|REQUEST_HEADERS:Signature-Input|REQUEST_HEADERS:Via|REQUEST_HEADERS:Forwarded',
+    test: { not: { regex: String.raw`^[\x20-\x24\x26-\x3b\x3d\x3f-\x7a\x7c\x7e]*$` } },
   },
   {
     id: 920460,

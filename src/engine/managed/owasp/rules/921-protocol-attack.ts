@@ -185,6 +185,46 @@ export const PROTOCOL_ATTACK_RULES: readonly CrsRule[] = [
     },
   },
   {
+    id: 921260,
+    description: 'Excessive HTTP Request Header Count',
+    paranoiaLevel: 2,
+    severity: 'critical',
+    tags: TAGS,
+    // Browsers send a dozen or two; more than 64 floods the parsers of servers and proxies (CVE-2026-49975).
+    expression: 'len(waf.headers.names) gt 64',
+  },
+  {
+    id: 921270,
+    description: 'Excessive Cookie Count',
+    paranoiaLevel: 2,
+    severity: 'critical',
+    tags: TAGS,
+    expression: 'len(waf.cookies.names) gt 64',
+  },
+  {
+    id: 921280,
+    description: 'Query parameter in request path before query string',
+    paranoiaLevel: 2,
+    severity: 'critical',
+    tags: TAGS,
+    // `/api/orders&status=paid`: a parameter where the query should start, which a rule reading the query
+    // does not see and a lenient router or back end still takes as one.
+    targets: 'REQUEST_FILENAME',
+    test: { regex: '&[^&=/]*=' },
+  },
+  {
+    id: 921500,
+    description: 'Nonstandard URL-encoded characters in path',
+    paranoiaLevel: 2,
+    severity: 'critical',
+    tags: TAGS,
+    // An escaped letter, digit, `- . _ ~` or `/` in the path: no encoder escapes them, but escaping them
+    // hides `/phpinfo.php` from a rule that reads the path undecoded, and `.%2e/` is the traversal of
+    // CVE-2021-41773.
+    targets: 'REQUEST_FILENAME',
+    test: { regex: '(?i)%(?:2[d-f]|3[0-9]|[46][1-9a-f]|[57][0-9a]|5f|7e)' },
+  },
+  {
     id: 921230,
     description: 'HTTP Range Header detected',
     paranoiaLevel: 3,
@@ -201,6 +241,16 @@ export const PROTOCOL_ATTACK_RULES: readonly CrsRule[] = [
     // An argument name given more than once, in the query and the body together: servers keep the first,
     // the last or all of them.
     expression: 'any(len(waf.args[*])[*] gt 1)',
+  },
+  {
+    id: 921300,
+    description: 'Ampersand in request path before query string',
+    paranoiaLevel: 3,
+    severity: 'critical',
+    tags: TAGS,
+    // Stricter than 921280: any `&` in the path, file names such as `terms&conditions.pdf` included.
+    targets: 'REQUEST_FILENAME',
+    test: { operator: 'contains', literal: '"&"' },
   },
   {
     id: 921210,
