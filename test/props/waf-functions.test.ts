@@ -50,9 +50,12 @@ function compiled(expression: string) {
   return result.filter;
 }
 
-/** The values of the request's headers named x-…, as the header map keeps them (lower-cased names). */
+/**
+ * The values of the request's headers whose name `keep` accepts, as the engine holds them: UTF-8 bytes,
+ * one character per byte (so that lengths are counted in bytes, as the functions count them).
+ */
 const valuesOf = (pairs: readonly (readonly [string, string])[], keep: (name: string) => boolean): string[] =>
-  pairs.filter(([name]) => keep(name)).map(([, value]) => value);
+  pairs.filter(([name]) => keep(name)).map(([, value]) => Buffer.from(value, 'utf8').toString('latin1'));
 
 describe('waf functions against their plain computation', () => {
   it('transform, values_matching, values_except and values_shorter', () => {
