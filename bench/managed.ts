@@ -18,7 +18,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   cloudflareManagedRuleset,
   compiledRules,
@@ -76,7 +77,7 @@ writeFileSync(baselinePath, JSON.stringify(baselineZone));
 const LOAD_RUNS = 7;
 const loadScript = `
 const started = performance.now();
-const lib = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+const lib = await import(${JSON.stringify(pathToFileURL(resolve('dist/index.js')).href)});
 const imported = performance.now();
 const zone = JSON.parse(process.argv[1]);
 const compiled = lib.compileZone(zone);
