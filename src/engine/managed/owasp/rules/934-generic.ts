@@ -1,6 +1,6 @@
 import { rawString } from '../../inputs.js';
 import { targetValues } from '../../targets.js';
-import type { CrsRule } from '../crs.js';
+import { type CrsRule, crsExpression } from '../crs.js';
 import { URL_SCHEMES } from './931-rfi.js';
 import { wordAlternation } from './alternation.js';
 
@@ -88,6 +88,63 @@ const JWT_HEADER = (() => {
   return `waf_transform("base64Decode", substring(waf_transform("removeWhitespace", ${header})[*], 6))`;
 })();
 
+/**
+ * Inside a template expression that 934200 leaves alone, up to its closing `stop`: no `(`, `*` nor `_` (so
+ * no `__`), and arithmetic between two numbers (`7+7`, `9 - 2`, `8/2`; `9%4` but in ERB, where `%` closes).
+ */
+const arithmeticOnly = (stop: string, operators: string) =>
+  String.raw`[^${stop}(*_]*?\d\s*[${operators}]\s*\d[^${stop}(*_]*`;
+
+/**
+ * 934175, the number CRS first gave 934200: template expressions that compute, as 934200 does not read
+ * them. Arithmetic without `*` in Jinja/Twig, Ruby or EL and ERB ({{7+7}}, #{9-2}, <%= 8/2 %>), and
+ * Spring EL and Thymeleaf's `${…}` and `*{…}` computing, calling or reaching internals (${7*7},
+ * ${T(java.lang.Runtime)}, *{''.__class__}). A `${name}` placeholder passes.
+ */
+const TEMPLATE_LEFTOVERS = [
+  String.raw`\{\{${arithmeticOnly('}', '-+/%')}\}\}`,
+  String.raw`#\{${arithmeticOnly('}', '-+/%')}\}`,
+  String.raw`<%=?${arithmeticOnly('%', '-+/')}%>`,
+  String.raw`[$*]\{[^{}]*(?:[(*]|__|\d\s*[-+/%]\s*\d)[^{}]*\}`,
+].join('|');
+
+/** 934130; 934131, its CRS 4.0 release-candidate sibling, tests what it leaves. */
+const PROTOTYPE_POLLUTION: CrsRule = {
+  id: 934130,
+  description: 'JavaScript Prototype Pollution',
+  paranoiaLevel: 1,
+  severity: 'critical',
+  tags: [
+    'application-multi',
+    'language-javascript',
+    'platform-multi',
+    'attack-rce',
+    'attack-injection-generic',
+  ],
+  targets: GENERIC_TARGETS,
+  transformations: 'none,urlDecodeUni,jsDecode',
+  multiMatch: true,
+  // `__proto__`, or a constructor's prototype by property or index (`a[constructor][prototype]`),
+  // mostly in parameter names that a merge turns into object paths.
+  test: { regex: String.raw`__proto__|constructor\s*(?:\.|\]?\s*\[)\s*["'\x60]?\s*prototype` },
+};
+
+/** 934200; 934175, its number before CRS renumbered it, tests what it leaves. */
+const TEMPLATE_INJECTION: CrsRule = {
+  id: 934200,
+  description: 'Server-Side Template Injection (SSTI) Attack',
+  paranoiaLevel: 1,
+  severity: 'critical',
+  tags: ['application-multi', 'platform-multi', 'attack-ssti', 'attack-injection-generic'],
+  targets: GENERIC_TARGETS,
+  transformations: 'none,urlDecodeUni',
+  // A template expression that computes or calls (`(`, `*`) or reaches Python's internals (`__`):
+  // {{7*7}}, {{''.__class__}}, #{7*7}, <%= system('id') %>. A plain {{name}} or <%= title %> passes.
+  test: {
+    regex: String.raw`\{\{[^}]*(?:[(*]|__)[^}]*\}|#\{[^}]*(?:[(*]|__)[^}]*\}|<%=?[^%]*(?:[(*]|__)[^%]*%>`,
+  },
+};
+
 export const GENERIC_RULES: readonly CrsRule[] = [
   {
     id: 934100,
@@ -124,25 +181,7 @@ export const GENERIC_RULES: readonly CrsRule[] = [
     // Frameworks that add `http://` to a bare host name fetch `localhost/admin` just the same.
     test: { phrases: 'ssrf-internal-hosts' },
   },
-  {
-    id: 934130,
-    description: 'JavaScript Prototype Pollution',
-    paranoiaLevel: 1,
-    severity: 'critical',
-    tags: [
-      'application-multi',
-      'language-javascript',
-      'platform-multi',
-      'attack-rce',
-      'attack-injection-generic',
-    ],
-    targets: GENERIC_TARGETS,
-    transformations: 'none,urlDecodeUni,jsDecode',
-    multiMatch: true,
-    // `__proto__`, or a constructor's prototype by property or index (`a[constructor][prototype]`),
-    // mostly in parameter names that a merge turns into object paths.
-    test: { regex: String.raw`__proto__|constructor\s*(?:\.|\]?\s*\[)\s*["'\x60]?\s*prototype` },
-  },
+  PROTOTYPE_POLLUTION,
   {
     id: 934150,
     description: 'Ruby Injection Attack',
@@ -183,19 +222,19 @@ export const GENERIC_RULES: readonly CrsRule[] = [
       regex: String.raw`(?i)^(?:json\.)?data:(?:\*|(?:text|application|message|multipart|model|x-[\w.+-]*|\*)/[\w.+*-]+)(?:[;,]|$)`,
     },
   },
+  TEMPLATE_INJECTION,
   {
-    id: 934200,
+    // CRS main before 934200 took its place: what 934200 leaves (TEMPLATE_LEFTOVERS), and only when it
+    // has not matched, so that one template expression scores once at level 1.
+    id: 934175,
     description: 'Server-Side Template Injection (SSTI) Attack',
     paranoiaLevel: 1,
     severity: 'critical',
-    tags: ['application-multi', 'platform-multi', 'attack-ssti', 'attack-injection-generic'],
+    tags: TEMPLATE_INJECTION.tags,
     targets: GENERIC_TARGETS,
     transformations: 'none,urlDecodeUni',
-    // A template expression that computes or calls (`(`, `*`) or reaches Python's internals (`__`):
-    // {{7*7}}, {{''.__class__}}, #{7*7}, <%= system('id') %>. A plain {{name}} or <%= title %> passes.
-    test: {
-      regex: String.raw`\{\{[^}]*(?:[(*]|__)[^}]*\}|#\{[^}]*(?:[(*]|__)[^}]*\}|<%=?[^%]*(?:[(*]|__)[^%]*%>`,
-    },
+    test: { regex: TEMPLATE_LEFTOVERS },
+    and: `not (${crsExpression(TEMPLATE_INJECTION)})`,
   },
   {
     id: 934230,
@@ -235,6 +274,20 @@ export const GENERIC_RULES: readonly CrsRule[] = [
     transformations: 'none',
     // A URL whose host is an obfuscated address or name (OBFUSCATED_HOST).
     test: { regex: `(?i)(?:${wordAlternation(URL_SCHEMES)}):/{0,2}(?:${OBFUSCATED_HOST})` },
+  },
+  {
+    // CRS 4.0's release candidates: an object's constructor reached by index (`x[constructor][y]`), also
+    // Base64-encoded; only when 934130 has not matched, so that `a[constructor][prototype]` scores once.
+    id: 934131,
+    description: 'JavaScript Prototype Pollution',
+    paranoiaLevel: 2,
+    severity: 'critical',
+    tags: PROTOTYPE_POLLUTION.tags,
+    targets: 'REQUEST_COOKIES|!REQUEST_COOKIES:/__utm/|REQUEST_COOKIES_NAMES|ARGS_NAMES|ARGS|XML:/*',
+    transformations: 'none,urlDecodeUni,base64Decode',
+    multiMatch: true,
+    test: { regex: String.raw`\[\s*["'\x60]?\s*constructor\s*["'\x60]?\s*\]` },
+    and: `not (${crsExpression(PROTOTYPE_POLLUTION)})`,
   },
   {
     id: 934140,

@@ -184,6 +184,18 @@ const COMMENT = String.raw`/\*|\*/|[';]--|--[\s\x0b]|--[^-\n]*-|[\d'"\x60) \t]#.
 
 export const SQLI_RULES_PL2_PL4: readonly CrsRule[] = [
   {
+    // CRS 3.0 to 3.2: a value that starts with a quote or `;`, or ends with a quote — what a tester sends
+    // first to see whether a string breaks the query (`'`, `"; x`, `admin'`). Mostly a warning.
+    id: 942110,
+    description: 'SQL Injection Attack: Common Injection Testing Detected',
+    paranoiaLevel: 2,
+    severity: 'warning',
+    tags: SQLI_TAGS,
+    targets: 'REQUEST_COOKIES|!REQUEST_COOKIES:/__utm/|REQUEST_COOKIES_NAMES|ARGS_NAMES|ARGS|XML:/*',
+    transformations: 'urlDecodeUni',
+    test: { regex: String.raw`^\s*["'\x60;]|["'\x60]\s*$` },
+  },
+  {
     id: 942120,
     description: 'SQL Injection Attack: SQL Operator Detected',
     paranoiaLevel: 2,

@@ -1,6 +1,6 @@
 import { quotedString } from '../../inputs.js';
 import { targetValues } from '../../targets.js';
-import type { CrsRule } from '../crs.js';
+import { type CrsRule, crsExpression } from '../crs.js';
 import { wordAlternation } from './alternation.js';
 
 /**
@@ -541,6 +541,41 @@ const STATEMENT_START = [
   String.raw`load\s+(?:data|xml)\b`,
 ].join('|');
 
+/** Keywords that follow a value in a query, as 942541 finds them glued to a number. */
+const GLUED_KEYWORDS = words([
+  'and',
+  'between',
+  'div',
+  'from',
+  'group',
+  'having',
+  'into',
+  'like',
+  'limit',
+  'or',
+  'order',
+  'regexp',
+  'rlike',
+  'select',
+  'union',
+  'where',
+  'xor',
+]);
+
+/** 942560; 942541, its number in CRS 4.0's release candidates, tests what it leaves. */
+const SCIENTIFIC_NOTATION: CrsRule = {
+  id: 942560,
+  description: 'MySQL Scientific Notation payload detected',
+  paranoiaLevel: 1,
+  severity: 'critical',
+  tags: SQLI_TAGS,
+  targets: ARGS_COOKIES,
+  transformations: 'urlDecodeUni,replaceComments',
+  // `1.e(`, `1.e)`, `1.e,`, `1.e.table`: a number MySQL reads as 1 glued to what follows, so that the
+  // keyword after it escapes filters looking for a space or a word boundary.
+  test: { regex: String.raw`(?i)\d\.e(?:[(),]|\.[\w$])` },
+};
+
 export const SQLI_RULES_PL1: readonly CrsRule[] = [
   {
     id: 942100,
@@ -788,17 +823,22 @@ export const SQLI_RULES_PL1: readonly CrsRule[] = [
     // The first quote of its kind closes the string and `;` ends the statement: `admin@example.com';`.
     test: { regex: String.raw`^[^']*'\s*;|^[^"]*"\s*;|^[^\x60]*\x60\s*;` },
   },
+  SCIENTIFIC_NOTATION,
   {
-    id: 942560,
+    // CRS 4.0's release candidates, before 942560 took its place: a number in scientific notation glued
+    // to a keyword, which MySQL reads apart (`1e0union`, `1.5e1from`, `1.eunion`), and only when 942560 has
+    // not matched, so that one padded query scores once.
+    id: 942541,
     description: 'MySQL Scientific Notation payload detected',
     paranoiaLevel: 1,
     severity: 'critical',
     tags: SQLI_TAGS,
     targets: ARGS_COOKIES,
     transformations: 'urlDecodeUni,replaceComments',
-    // `1.e(`, `1.e)`, `1.e,`, `1.e.table`: a number MySQL reads as 1 glued to what follows, so that the
-    // keyword after it escapes filters looking for a space or a word boundary.
-    test: { regex: String.raw`(?i)\d\.e(?:[(),]|\.[\w$])` },
+    test: {
+      regex: String.raw`(?i)\d(?:\.\d*)?e[+-]?\d+(?:${GLUED_KEYWORDS})\b|\d\.e(?:${GLUED_KEYWORDS})\b`,
+    },
+    and: `not (${crsExpression(SCIENTIFIC_NOTATION)})`,
   },
   {
     id: 942550,
