@@ -429,10 +429,17 @@ describe('the literal prefilter', () => {
       )
       .map((branches) => branches.join('|')),
   })).alt;
+  /**
+   * A large count under a repeated group (`((?u:\W{17,20}|){2}|){2}`) multiplies into an RE2 program that
+   * can take seconds, or exhaust RE2's heap (a documented limit, tested on its own above): left out, so
+   * that a property's run time does not hang on one such draw.
+   */
+  const nestsLargeCount = (source: string): boolean =>
+    /\{(?:17,20|0,30)\}/.test(source) && /\)(?:[?*+]|\{)/.test(source);
   const pattern = fc
     .tuple(fc.constantFrom('', '', '(?i)', '(?u)', '(?s)', '(?m)'), fc.boolean(), atom, fc.boolean())
     .map(([flags, start, body, end]) => `${flags}${start ? '^' : ''}${body}${end ? '$' : ''}`)
-    .filter((p) => checkRegex(bytes(p)) === undefined);
+    .filter((p) => checkRegex(bytes(p)) === undefined && !nestsLargeCount(p));
   const byteInput = fc.string({
     unit: fc.constantFrom(
       ...['a', 'b', 'A', 'B', 'c', '/', '.', '1', ' ', '\n', '\xe9', '\xff', '\xc3', '\xa9'],
@@ -492,7 +499,10 @@ describe('the literal prefilter', () => {
           flags,
           source: `${start ? '^' : ''}${body}${end ? '$' : ''}`,
         }))
-        .filter(({ flags, source }) => checkRegex(flags ? `(?${flags})${source}` : source) === undefined);
+        .filter(
+          ({ flags, source }) =>
+            !nestsLargeCount(source) && checkRegex(flags ? `(?${flags})${source}` : source) === undefined,
+        );
       fc.assert(
         fc.property(
           asciiPattern,
