@@ -73,8 +73,7 @@ function transformRuntime(kind: 'each' | 'steps'): FunctionRuntime {
         const key = cacheKey(id, targets);
         const cached = key === undefined ? undefined : results.get(key);
         if (cached) return cached;
-        let out: readonly string[] | undefined;
-        let joined: string[] | undefined;
+        const parts: (readonly string[])[] = [];
         for (const target of targets) {
           const values =
             typeof target === 'string'
@@ -82,16 +81,10 @@ function transformRuntime(kind: 'each' | 'steps'): FunctionRuntime {
               : Array.isArray(target) && target.every(isBytes)
                 ? (target as string[])
                 : undefined;
-          if (!values || values.length === 0) continue;
-          const part = transform(values, chain);
-          // One target: its transformed array itself (shared with every rule that asks the same).
-          if (out === undefined && joined === undefined) out = part;
-          else {
-            joined ??= [...(out ?? [])];
-            joined.push(...part);
-          }
+          if (values && values.length > 0) parts.push(transform(values, chain));
         }
-        const result = (joined ?? out ?? []) as string[];
+        // One target: its transformed array itself (shared with every rule that asks the same).
+        const result = (parts.length === 1 ? parts[0] : parts.flat()) as string[];
         if (key !== undefined) {
           if (results.size >= MAX_RESULTS) results.clear();
           results.set(key, result);

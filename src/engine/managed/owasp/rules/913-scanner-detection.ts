@@ -15,6 +15,8 @@ import type { CrsRule } from '../crs.js';
  */
 
 const TAGS = ['application-multi', 'language-multi', 'platform-multi'];
+/** The tags of a reputation rule of one kind (`scanner`, `scripting`, `crawler`). */
+const reputation = (kind: string): string[] => [...TAGS, `attack-reputation-${kind}`, 'PCI/6.5.10'];
 
 const USER_AGENT = 'REQUEST_HEADERS:User-Agent';
 
@@ -28,7 +30,7 @@ export const SCANNER_DETECTION_RULES: readonly CrsRule[] = [
     description: 'Found User-Agent associated with security scanner',
     paranoiaLevel: 1,
     severity: 'critical',
-    tags: [...TAGS, 'attack-reputation-scanner', 'PCI/6.5.10'],
+    tags: reputation('scanner'),
     targets: USER_AGENT,
     test: { phrases: 'scanner-user-agents' },
   },
@@ -37,7 +39,7 @@ export const SCANNER_DETECTION_RULES: readonly CrsRule[] = [
     description: 'Found request header associated with security scanner',
     paranoiaLevel: 1,
     severity: 'critical',
-    tags: [...TAGS, 'attack-reputation-scanner', 'PCI/6.5.10'],
+    tags: reputation('scanner'),
     // Headers a scanner adds to mark its requests (Acunetix's licence headers, WebInspect's memos), by name
     // or in a value.
     targets: 'REQUEST_HEADERS_NAMES|REQUEST_HEADERS',
@@ -49,7 +51,7 @@ export const SCANNER_DETECTION_RULES: readonly CrsRule[] = [
     description: 'Found request filename/argument associated with security scanner',
     paranoiaLevel: 1,
     severity: 'critical',
-    tags: [...TAGS, 'attack-reputation-scanner', 'PCI/6.5.10'],
+    tags: reputation('scanner'),
     // The files a scanner asks for to learn how the site answers a missing page (`/nessustest`), and the
     // markers it leaves in arguments.
     targets: 'REQUEST_FILENAME|ARGS',
@@ -61,7 +63,7 @@ export const SCANNER_DETECTION_RULES: readonly CrsRule[] = [
     description: 'Found User-Agent associated with security scanner',
     paranoiaLevel: 1,
     severity: 'critical',
-    tags: [...TAGS, 'attack-reputation-scanner', 'PCI/6.5.10'],
+    tags: reputation('scanner'),
     targets: USER_AGENT,
     transformations: 'lowercase',
     test: { phrases: 'scanner-user-agents' },
@@ -71,7 +73,7 @@ export const SCANNER_DETECTION_RULES: readonly CrsRule[] = [
     description: 'Found User-Agent associated with scripting/generic HTTP client',
     paranoiaLevel: 2,
     severity: 'critical',
-    tags: [...TAGS, 'attack-reputation-scripting', 'PCI/6.5.10'],
+    tags: reputation('scripting'),
     // Clients that leave their library's User-Agent: scripts and tools, or applications nobody configured.
     targets: USER_AGENT,
     transformations: 'lowercase',
@@ -82,7 +84,7 @@ export const SCANNER_DETECTION_RULES: readonly CrsRule[] = [
     description: 'Found User-Agent associated with web crawler/bot',
     paranoiaLevel: 2,
     severity: 'critical',
-    tags: [...TAGS, 'attack-reputation-crawler', 'PCI/6.5.10'],
+    tags: reputation('crawler'),
     targets: USER_AGENT,
     transformations: 'lowercase',
     test: { phrases: 'crawler-user-agents' },
@@ -92,7 +94,7 @@ export const SCANNER_DETECTION_RULES: readonly CrsRule[] = [
     description: 'Found User-Agent associated with non-acceptable automated agent',
     paranoiaLevel: 2,
     severity: 'critical',
-    tags: [...TAGS, 'attack-reputation-scanner', 'PCI/6.5.10'],
+    tags: reputation('scanner'),
     // Scanners, and the agents no site asks for: site rippers, address harvesters, content extractors.
     expression: userAgentIn(['scanner-user-agents', 'bad-bot-user-agents']),
   },
@@ -101,7 +103,7 @@ export const SCANNER_DETECTION_RULES: readonly CrsRule[] = [
     description: 'Found User-Agent associated with automated agent',
     paranoiaLevel: 3,
     severity: 'critical',
-    tags: [...TAGS, 'attack-reputation-scanner', 'PCI/6.5.10'],
+    tags: reputation('scanner'),
     // Every automated agent named in a list, the welcome ones (search engines, SEO crawlers) included.
     expression: userAgentIn([
       'scanner-user-agents',

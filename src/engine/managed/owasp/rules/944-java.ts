@@ -122,6 +122,26 @@ const chainLink = (targets: string, regex: string): string =>
 /** `${` as Log4j reads it, and as it survives decoding: `$` or `&dollar;`, `{` or `&lbrace;` / `&lcub;`. */
 const LOOKUP = String.raw`(?:\$|&dollar;?)(?:\{|&l(?:brace|cub);?)`;
 
+/** 944151: as 944150, with a nested lookup at any distance inside the outer one. */
+const LOG4J_NESTED: CrsRule = {
+  id: 944151,
+  description: 'Potential Remote Command Execution: Log4j / Log4shell',
+  paranoiaLevel: 2,
+  severity: 'critical',
+  tags: TAGS_RCE,
+  targets: LOG4J_TARGETS,
+  transformations: 'none,urlDecodeUni,jsDecode,htmlEntityDecode',
+  test: { regex: `(?i)${LOOKUP}(?:jndi|ctx|[^}]*${LOOKUP})` },
+};
+
+/** 944152: any lookup at all. */
+const LOG4J_ANY: CrsRule = {
+  ...LOG4J_NESTED,
+  id: 944152,
+  paranoiaLevel: 4,
+  test: { regex: `(?i)${LOOKUP}` },
+};
+
 export const JAVA_RULES: readonly CrsRule[] = [
   {
     id: 944100,
@@ -200,39 +220,11 @@ export const JAVA_RULES: readonly CrsRule[] = [
     // `${${lower:J}${lower:N}di:`), which is how the word jndi is hidden.
     test: { regex: `(?i)${LOOKUP}(?:jndi|ctx|[^}]{0,15}${LOOKUP})` },
   },
-  {
-    id: 944151,
-    description: 'Potential Remote Command Execution: Log4j / Log4shell',
-    paranoiaLevel: 2,
-    severity: 'critical',
-    tags: TAGS_RCE,
-    targets: LOG4J_TARGETS,
-    transformations: 'none,urlDecodeUni,jsDecode,htmlEntityDecode',
-    // As 944150, with a nested lookup at any distance inside the outer one.
-    test: { regex: `(?i)${LOOKUP}(?:jndi|ctx|[^}]*${LOOKUP})` },
-  },
-  {
-    // CRS 4's development number of 944151 (its tests kept in step): a nested lookup at any distance.
-    id: 944141,
-    description: 'Potential Remote Command Execution: Log4j / Log4shell',
-    paranoiaLevel: 2,
-    severity: 'critical',
-    tags: TAGS_RCE,
-    targets: LOG4J_TARGETS,
-    transformations: 'none,urlDecodeUni,jsDecode,htmlEntityDecode',
-    test: { regex: `(?i)${LOOKUP}(?:jndi|ctx|[^}]*${LOOKUP})` },
-  },
-  {
-    // CRS 4's development number of 944152: any lookup at all.
-    id: 944142,
-    description: 'Potential Remote Command Execution: Log4j / Log4shell',
-    paranoiaLevel: 4,
-    severity: 'critical',
-    tags: TAGS_RCE,
-    targets: LOG4J_TARGETS,
-    transformations: 'none,urlDecodeUni,jsDecode,htmlEntityDecode',
-    test: { regex: `(?i)${LOOKUP}` },
-  },
+  LOG4J_NESTED,
+  // CRS 4's development number of 944151 (its tests kept in step): a nested lookup at any distance.
+  { ...LOG4J_NESTED, id: 944141 },
+  // CRS 4's development number of 944152: any lookup at all.
+  { ...LOG4J_ANY, id: 944142 },
   {
     id: 944200,
     description: 'Magic bytes Detected, probable java serialization in use',
@@ -312,15 +304,5 @@ export const JAVA_RULES: readonly CrsRule[] = [
       ].join('|'),
     },
   },
-  {
-    id: 944152,
-    description: 'Potential Remote Command Execution: Log4j / Log4shell',
-    paranoiaLevel: 4,
-    severity: 'critical',
-    tags: TAGS_RCE,
-    targets: LOG4J_TARGETS,
-    transformations: 'none,urlDecodeUni,jsDecode,htmlEntityDecode',
-    // Any lookup at all.
-    test: { regex: `(?i)${LOOKUP}` },
-  },
+  LOG4J_ANY,
 ];
