@@ -31,6 +31,7 @@ import { type ClosureTier, generateTest } from './generate.js';
 import { type ListItems, listMatcher } from './lists.js';
 import { IpSet, intRangeSet } from './sets.js';
 import { markingRefusals, orUncompilable, preparing, Uncompilable } from './uncompilable.js';
+import { valueKey } from './value-key.js';
 import { wildcardMatcher } from './wildcard.js';
 
 /**
@@ -419,8 +420,14 @@ class Compiler implements ClosureTier {
           return value === undefined ? undefined : select(value);
         };
       }
-      case 'call':
-        return this.call(node);
+      case 'call': {
+        const compute = this.call(node);
+        const key = valueKey(node);
+        // Calls are pure: the same call on the same request gives the same value, computed once.
+        const slot = key === undefined ? undefined : this.layout.computedSlotOf(key);
+        if (slot === undefined) return compute;
+        return (ctx) => ctx.computed(slot, compute);
+      }
     }
   }
 

@@ -11,6 +11,8 @@ export type EvaluationInput = SampleRequest | FieldValues | RequestContext;
 /** Stored for a field the request does not have: `undefined` in `values` means "not derived yet". */
 export const MISSING: unique symbol = Symbol('missing');
 
+const MAX_COMPUTED_SLOTS = 50_000;
+
 /**
  * Every field of a scheme gets a slot number, fixed when a filter is compiled, so that reading a field at
  * run time is an array access (the reference engine does the same, for a reported 2× speed-up).
@@ -19,6 +21,8 @@ export class FieldLayout {
   private readonly slots = new Map<string, number>();
   readonly names: string[] = [];
   private readonly derivers: ((request: SampleRequest) => Value | undefined)[] = [];
+  /** Computed values (calls, by their value key: src/eval/value-key.ts) also get a slot each. */
+  private readonly computedSlots = new Map<string, number>();
 
   slotOf(name: string): number {
     let slot = this.slots.get(name);
@@ -27,6 +31,21 @@ export class FieldLayout {
       this.slots.set(name, slot);
       this.names.push(name);
       this.derivers.push(fieldDeriver(name));
+    }
+    return slot;
+  }
+
+  /**
+   * The slot of a computed value, by its key: the same for every filter that computes it. Undefined once
+   * MAX_COMPUTED_SLOTS keys have slots: a long-running service compiles whatever expressions it is sent,
+   * and the keys must not grow without bound (values without a slot are computed at each use).
+   */
+  computedSlotOf(key: string): number | undefined {
+    let slot = this.computedSlots.get(key);
+    if (slot === undefined) {
+      if (this.computedSlots.size >= MAX_COMPUTED_SLOTS) return undefined;
+      slot = this.computedSlots.size;
+      this.computedSlots.set(key, slot);
     }
     return slot;
   }
@@ -52,6 +71,11 @@ export class RequestContext {
    * directly (`values[slot] ?? derive(slot)`) and never write it.
    */
   readonly values: (Value | typeof MISSING | undefined)[];
+  /**
+   * Computed values by slot, as `values`: a call that many rules make with the same arguments (a WAF's
+   * transformation of every argument, in hundreds of managed rules) runs once per request.
+   */
+  private readonly computedValues: (Value | typeof MISSING | undefined)[] = [];
 
   constructor(
     readonly layout: FieldLayout,
@@ -64,6 +88,16 @@ export class RequestContext {
   /** A field's value; undefined when the request does not have it. */
   get(slot: number): Value | undefined {
     const known = this.values[slot] ?? this.derive(slot);
+    return known === MISSING ? undefined : known;
+  }
+
+  /** A computed value, computed on first use; undefined when missing. */
+  computed(slot: number, compute: (context: RequestContext) => Value | undefined): Value | undefined {
+    let known = this.computedValues[slot];
+    if (known === undefined) {
+      known = compute(this) ?? MISSING;
+      this.computedValues[slot] = known;
+    }
     return known === MISSING ? undefined : known;
   }
 

@@ -50,7 +50,7 @@
 
 import { decodeBinary } from './check.js';
 import type { CompiledRegex, RegexMatch } from './engine.js';
-import { buildPrefilter, type Check, type Prefilter } from './prefilter.js';
+import { buildPrefilter, type Check, INDEX_NEEDLES, type Prefilter } from './prefilter.js';
 import { cacheStats, type RegexCacheStats, re2Match, type Slot, setCapacity } from './re2/cache.js';
 import { type Representation, type Translation, translate } from './re2/translate.js';
 import { byteOffset, decodeWithMarkers, encodeWithMarkers } from './re2/utf8.js';
@@ -76,6 +76,8 @@ interface Plan {
    * much as the rest of the plan, and a filter compiled with many patterns may never run most of them).
    */
   v8Search: V8Search | undefined;
+  /** The literals for an index of rules (regexPrefilter), worked out when first asked for. */
+  indexPrefilter: Prefilter | undefined;
 }
 
 interface V8Search {
@@ -142,9 +144,20 @@ export function describeRegex(pattern: string): {
   return { re2: slot.source, representation, prefilter, search };
 }
 
-/** The literal prefilter of a `matches` pattern (valid per checkRegex): what indexes of rules need. */
+/**
+ * The literals every match of a `matches` pattern (valid per checkRegex) contains, for an index of rules:
+ * the prefilter's; or, when it has none, the same analysis with up to INDEX_NEEDLES needles per set (an
+ * index looks for all of them in one pass, where the prefilter calls indexOf for each), worked out once.
+ */
 export function regexPrefilter(pattern: string): Prefilter {
-  return planOf(pattern).prefilter;
+  const plan = planOf(pattern);
+  if (plan.prefilter.checks.length > 0) return plan.prefilter;
+  plan.indexPrefilter ??= buildPrefilter(
+    parsedPattern(decodeBinary(pattern)),
+    plan.representation,
+    INDEX_NEEDLES,
+  );
+  return plan.indexPrefilter;
 }
 
 function planOf(pattern: string): Plan {
@@ -178,6 +191,7 @@ function planOf(pattern: string): Plan {
     folded: prefilter.checks.some((check) => check.needles.some((needle) => needle.folded)),
     captures: countCaptures(ast),
     v8Search: undefined,
+    indexPrefilter: undefined,
   };
   if (plans.size >= MAX_PLANS) plans.clear();
   plans.set(pattern, plan);

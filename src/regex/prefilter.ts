@@ -47,8 +47,12 @@ interface Info {
   suffix?: Needle[];
 }
 
-/** At most this many needles per set: beyond it, indexOf calls cost more than they save. */
+/**
+ * At most this many needles per set: beyond it, indexOf calls cost more than they save. An index that
+ * looks for every needle in one pass (Aho–Corasick) takes many more (INDEX_NEEDLES).
+ */
 const MAX_NEEDLES = 16;
+export const INDEX_NEEDLES = 512;
 /** At most this many `anywhere` checks. */
 const MAX_ANYWHERE = 2;
 
@@ -81,8 +85,8 @@ function dedupe(needles: Needle[]): Needle[] {
   });
 }
 
-function cross(a: Needle[], b: Needle[]): Needle[] | undefined {
-  if (a.length * b.length > MAX_NEEDLES) return undefined;
+function cross(a: Needle[], b: Needle[], maxNeedles: number): Needle[] | undefined {
+  if (a.length * b.length > maxNeedles) return undefined;
   const out: Needle[] = [];
   for (const x of a) for (const y of b) out.push(join(x, y));
   return dedupe(out);
@@ -107,7 +111,10 @@ function best(sets: Needle[][]): Needle[] | undefined {
 class Analyser {
   flags: Flags = DEFAULT_FLAGS;
 
-  constructor(private readonly representation: Representation) {}
+  constructor(
+    private readonly representation: Representation,
+    private readonly maxNeedles: number,
+  ) {}
 
   info(node: Ast): Info {
     switch (node.type) {
@@ -180,7 +187,7 @@ class Analyser {
     const required = inner.exact ? [...inner.required, inner.exact] : inner.required;
     if (inner.exact && max === min) {
       let exact: Needle[] | undefined = [EMPTY];
-      for (let i = 0; i < min && exact; i++) exact = cross(exact, inner.exact);
+      for (let i = 0; i < min && exact; i++) exact = cross(exact, inner.exact, this.maxNeedles);
       if (exact) return { ...exactly(exact, inner.pure), required };
     }
     return { pure: false, required, prefix: inner.prefix, suffix: inner.suffix };
@@ -190,7 +197,7 @@ class Analyser {
     const infos = subs.map((sub) => this.info(sub));
     let exact: Needle[] | undefined = [];
     for (const info of infos) exact = info.exact && exact ? [...exact, ...info.exact] : undefined;
-    if (exact && exact.length <= MAX_NEEDLES)
+    if (exact && exact.length <= this.maxNeedles)
       return exactly(
         dedupe(exact),
         infos.every((i) => i.pure),
@@ -202,7 +209,7 @@ class Analyser {
       union = set && union ? [...union, ...set] : undefined;
     }
     union = union && dedupe(union);
-    return { pure: false, required: union && union.length <= MAX_NEEDLES ? [union] : [] };
+    return { pure: false, required: union && union.length <= this.maxNeedles ? [union] : [] };
   }
 
   concat(subs: Ast[]): Info {
@@ -220,7 +227,7 @@ class Analyser {
       const info = this.info(sub);
       required.push(...info.required);
       pure &&= info.pure;
-      const joined = info.exact && cross(run, info.exact);
+      const joined = info.exact && cross(run, info.exact, this.maxNeedles);
       if (joined) {
         run = joined;
         continue;
@@ -231,7 +238,7 @@ class Analyser {
         continue;
       }
       // An unknown part: the run ends, and what the part itself starts and ends with continues it.
-      if (info.prefix) run = cross(run, info.prefix) ?? run;
+      if (info.prefix) run = cross(run, info.prefix, this.maxNeedles) ?? run;
       endRun();
       run = info.suffix ?? [EMPTY];
     }
@@ -249,9 +256,13 @@ function exactly(exact: Needle[], pure: boolean): Info {
  * The prefilter of a pattern. At the top level, `^…` and `…$` (without `(?m)`) turn the first and last
  * literals into prefix and suffix checks, and a pattern made only of literals is decided by the checks.
  */
-export function buildPrefilter(ast: Ast, representation: Representation): Prefilter {
+export function buildPrefilter(
+  ast: Ast,
+  representation: Representation,
+  maxNeedles = MAX_NEEDLES,
+): Prefilter {
   const subs = ast.type === 'concat' ? ast.subs : [ast];
-  const analyser = new Analyser(representation);
+  const analyser = new Analyser(representation, maxNeedles);
   // Flag directives before an anchor apply to it (`(?m)^` is a line anchor).
   let first = 0;
   while (first < subs.length && (subs[first].type === 'flags' || subs[first].type === 'empty')) {

@@ -59,6 +59,12 @@ export interface FunctionDefinition {
   oncePerExpression?: boolean;
   /** Only in Cloudflare's managed rulesets, never in a customer's rule (src/scheme/waf-functions.ts). */
   managedOnly?: boolean;
+  /**
+   * What the elements of an array result are made of, for the zone program's index, which looks for
+   * literals in them (src/engine/program): `each-target`, the elements of the same call on each variadic
+   * target alone, one target after another; `subset-of-first`, some of the first argument's elements.
+   */
+  elements?: 'each-target' | 'subset-of-first';
   description: string;
 }
 

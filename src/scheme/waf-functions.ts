@@ -109,6 +109,7 @@ export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
     params: [{ name: 'transformations', kind: 'literal', types: ['Bytes'], checkValue: checkChain }, TARGETS],
     variadic: TARGETS,
     returns: arrayOf('Bytes'),
+    elements: 'each-target',
     phases: MANAGED,
     managedOnly: true,
     description:
@@ -119,6 +120,7 @@ export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
     params: [{ name: 'transformations', kind: 'literal', types: ['Bytes'], checkValue: checkChain }, TARGETS],
     variadic: TARGETS,
     returns: arrayOf('Bytes'),
+    elements: 'each-target',
     phases: MANAGED,
     managedOnly: true,
     description:
@@ -148,6 +150,7 @@ export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
       { name: 'length', kind: 'literal', types: ['Int'] },
     ],
     returns: arrayOf('Bytes'),
+    elements: 'subset-of-first',
     phases: MANAGED,
     managedOnly: true,
     description:

@@ -1,4 +1,5 @@
 import type { TypedArgument, TypedExpression, TypedValue } from '../../check/typed-ast.js';
+import { valueKey } from '../../eval/value-key.js';
 import { type Prefilter, regexPrefilter } from '../../regex/index.js';
 import type { IpRange } from '../../scheme/ip.js';
 import { asciiLower } from '../../scheme/values.js';
@@ -39,41 +40,39 @@ export interface Tested {
 
 /** The key of a value, or undefined for values an index cannot use (mapped, or with expression arguments). */
 export function testedOf(node: TypedValue): Tested | undefined {
-  const key = keyOf(node);
+  const key = valueKey(node);
   return key === undefined ? undefined : { key, node };
 }
+
+/**
+ * The values an index scans for the literals of a tested value: the value itself, or, when its elements
+ * are those of smaller computations (a function's `elements`, src/scheme/functions.ts), those. The managed
+ * rules list the same targets (every argument, every cookie…) under the same transformations in many
+ * different combinations; scanned piece by piece, each target so transformed is scanned once.
+ */
+export function piecesOf(tested: Tested): Tested[] {
+  const { node } = tested;
+  if (node.kind !== 'call') return [tested];
+  const suffix = tested.each ? '[*]' : '';
+  const piece = (of: TypedValue): Tested[] => {
+    const key = valueKey(of);
+    return key === undefined ? [tested] : piecesOf({ key: `${key}${suffix}`, node: of, each: tested.each });
+  };
+  const [first, ...rest] = node.args;
+  if (node.definition.elements === 'subset-of-first' && isValue(first)) return piece(first);
+  if (node.definition.elements === 'each-target' && first && rest.length > 1 && rest.every(isValue))
+    return rest.flatMap((target) => piece({ ...node, args: [first, target] }));
+  return [tested];
+}
+
+const isValue = (arg: TypedArgument | undefined): arg is TypedValue =>
+  arg?.kind === 'field' || arg?.kind === 'index' || arg?.kind === 'call';
 
 /** `X[*]` with X a value an index can compute: X, tested element by element. */
 function eachOf(node: TypedValue | TypedArgument | undefined): Tested | undefined {
   if (node?.kind !== 'index' || node.index.kind !== 'map-each' || node.target.mapped) return undefined;
   const tested = testedOf(node.target);
   return tested && { key: `${tested.key}[*]`, node: node.target, each: true };
-}
-
-function keyOf(node: TypedValue): string | undefined {
-  if (node.mapped) return undefined;
-  if (node.kind === 'field') return node.name;
-  if (node.kind === 'index') {
-    if (node.index.kind === 'map-each') return undefined;
-    const target = keyOf(node.target);
-    return target === undefined
-      ? undefined
-      : `${target}[${JSON.stringify(node.index.kind === 'map-key' ? node.index.key : node.index.index)}]`;
-  }
-  const args: string[] = [];
-  for (const arg of node.args) {
-    const key = argumentKey(arg);
-    if (key === undefined) return undefined;
-    args.push(key);
-  }
-  return `${node.name}(${args.join(', ')})`;
-}
-
-function argumentKey(arg: TypedArgument): string | undefined {
-  if (arg.kind === 'literal')
-    return typeof arg.value === 'bigint' ? `${arg.value}` : JSON.stringify(arg.value);
-  if (arg.kind === 'field' || arg.kind === 'index' || arg.kind === 'call') return keyOf(arg);
-  return undefined;
 }
 
 /** Alternatives, or undefined: no condition (always a candidate). */

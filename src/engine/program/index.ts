@@ -4,7 +4,7 @@ import { TextScanner } from '../../eval/text-scan.js';
 import type { IpAddress, IpRange } from '../../scheme/ip.js';
 import type { Value } from '../../scheme/values.js';
 import type { RuleMatcher } from '../matcher.js';
-import { type Atom, conditionOf, countTestedValues, type Tested } from './condition.js';
+import { type Atom, conditionOf, countTestedValues, piecesOf, type Tested } from './condition.js';
 import { IpIndex } from './ip-index.js';
 
 /**
@@ -27,26 +27,43 @@ type TextPlace = 'anywhere' | 'start' | 'end';
 /** How the program reads a tested value for a request: compiled once, read once per request. */
 type Reader = (context: RequestContext) => Value | undefined;
 
-interface TextIndex {
-  read: Reader;
-  scanner: TextScanner;
-  /** Per literal id: the rules and where the literal must be. */
-  uses: { rule: number; place: TextPlace }[][];
+/** A rule that needs a literal in a piece (./condition.ts, piecesOf), and where in an element of it. */
+interface TextUse {
+  rule: number;
+  piece: number;
+  place: TextPlace;
 }
 
-class IndexedProgram {
+interface TextIndex {
+  scanner: TextScanner;
+  /** Per literal id: its uses anywhere in a text, which a second occurrence in the same text cannot add to. */
+  anywhere: TextUse[][];
+  /** Per literal id: its uses at the start or end of a text. */
+  placed: TextUse[][];
+  /** Per literal id: the number of the last text it was found in. */
+  foundIn: Int32Array;
+}
+
+export class IndexedProgram {
   /** 1 for rules without a condition: candidates for every request. */
   private readonly always: Uint8Array;
   private readonly equals: { read: Reader; values: Map<string, number[]> }[] = [];
   private readonly ips: { read: Reader; index: IpIndex }[] = [];
   private readonly readers = new Map<string, Reader>();
+  /** The values scanned for literals, by piece number. */
+  private readonly pieces: Reader[] = [];
+  /** One scanner for literals as written, one for those that match in any case. */
   private readonly texts: TextIndex[] = [];
+  /** Per piece, the number of the text being scanned when it is one of the piece's elements. */
+  private owners: Int32Array = new Int32Array(0);
+  private scanned = 0;
 
   constructor(private readonly filters: readonly Filter[]) {
     this.always = new Uint8Array(filters.length);
     const equals = new Map<string, Map<string, number[]>>();
     const ips = new Map<string, { range: IpRange; rule: number }[]>();
-    const texts = new Map<string, { literal: string; rule: number; place: TextPlace }[]>();
+    const texts = { asWritten: [] as TextEntry[], anyCase: [] as TextEntry[] };
+    const pieceNumbers = new Map<string, number>();
     const popularity = countTestedValues(filters.filter((f) => f.expression === 'filter').map((f) => f.ast));
     filters.forEach((filter, rule) => {
       const condition = filter.expression === 'filter' ? conditionOf(filter.ast, popularity) : undefined;
@@ -64,33 +81,39 @@ class IndexedProgram {
         }
         // Folded literals (lower case, from a regex's `(?i)`) go to a scanner that ignores the text's case.
         else
-          mapOf(texts, `${atom.folded ? 'ci|' : ''}${this.key(atom.value)}`, () => []).push({
-            literal: atom.literal,
-            rule,
-            place: atom.place,
-          });
+          for (const piece of piecesOf(atom.value)) {
+            const key = this.key(piece);
+            const number = mapOf(pieceNumbers, key, () => this.pieces.push(this.reader(key)) - 1);
+            (atom.folded ? texts.anyCase : texts.asWritten).push({
+              literal: atom.literal,
+              use: { rule, piece: number, place: atom.place },
+            });
+          }
       }
     });
     for (const [key, values] of equals) this.equals.push({ read: this.reader(key), values });
     for (const [key, entries] of ips) this.ips.push({ read: this.reader(key), index: new IpIndex(entries) });
-    for (const [textKey, entries] of texts) {
-      const ignoreCase = textKey.startsWith('ci|');
-      const key = ignoreCase ? textKey.slice(3) : textKey;
+    for (const [entries, ignoreCase] of [
+      [texts.asWritten, false],
+      [texts.anyCase, true],
+    ] as const) {
+      if (entries.length === 0) continue;
       const scanner = new TextScanner(ignoreCase);
       const ids = new Map<string, number>();
-      const uses: TextIndex['uses'] = [];
-      for (const { literal, rule, place } of entries) {
-        let id = ids.get(literal);
-        if (id === undefined) {
-          id = scanner.add(literal);
-          ids.set(literal, id);
-          uses[id] = [];
-        }
-        (uses[id] as TextIndex['uses'][number]).push({ rule, place });
+      const anywhere: TextUse[][] = [];
+      const placed: TextUse[][] = [];
+      for (const { literal, use } of entries) {
+        const id = mapOf(ids, literal, () => {
+          anywhere.push([]);
+          placed.push([]);
+          return scanner.add(literal);
+        });
+        ((use.place === 'anywhere' ? anywhere : placed)[id] as TextUse[]).push(use);
       }
       scanner.build();
-      this.texts.push({ read: this.reader(key), scanner, uses });
+      this.texts.push({ scanner, anywhere, placed, foundIn: new Int32Array(anywhere.length) });
     }
+    this.owners = new Int32Array(this.pieces.length);
   }
 
   /** Registers the value an atom tests; its key. */
@@ -126,19 +149,58 @@ class IndexedProgram {
       if (value === undefined || typeof value !== 'object' || !('family' in value)) continue;
       for (const rule of index.find(value as IpAddress)) marks[rule] = 1;
     }
-    for (const { read, scanner, uses } of this.texts) {
-      forEachText(read(context), (value) => {
-        scanner.scan(value, (literal, end) => {
-          const start = end - (scanner.literals[literal] as string).length;
-          for (const use of uses[literal] as TextIndex['uses'][number]) {
-            if (use.place === 'anywhere' || (use.place === 'start' ? start === 0 : end === value.length))
-              marks[use.rule] = 1;
-          }
-        });
-      });
-    }
+    if (this.pieces.length > 0) this.scanTexts(context, marks);
     return marks;
   }
+
+  /**
+   * Marks the rules whose literal is in one of their pieces. Each distinct text is scanned once, whatever
+   * the number of pieces it is an element of: chains of transformations mostly leave a value as it is, so
+   * the same few texts make up most pieces.
+   */
+  private scanTexts(context: RequestContext, marks: Uint8Array): void {
+    const piecesOfText = new Map<string, number[]>();
+    for (let piece = 0; piece < this.pieces.length; piece++) {
+      forEachText((this.pieces[piece] as Reader)(context), (text) => {
+        const owning = piecesOfText.get(text);
+        if (!owning) piecesOfText.set(text, [piece]);
+        else if (owning[owning.length - 1] !== piece) owning.push(piece);
+      });
+    }
+    const owners = this.owners;
+    for (const [text, owning] of piecesOfText) {
+      // A number per text scanned, so that "is the piece an owner of this text" and "was the literal
+      // found in this text already" are one comparison each.
+      if (this.scanned === 0x7fffffff) this.restartNumbering();
+      const number = ++this.scanned;
+      for (const piece of owning) owners[piece] = number;
+      for (const { scanner, anywhere, placed, foundIn } of this.texts) {
+        scanner.scan(text, (literal, end) => {
+          if (foundIn[literal] !== number) {
+            foundIn[literal] = number;
+            for (const use of anywhere[literal] as TextUse[])
+              if (owners[use.piece] === number) marks[use.rule] = 1;
+          }
+          for (const use of placed[literal] as TextUse[]) {
+            if (owners[use.piece] !== number) continue;
+            const at = use.place === 'start' ? end - (scanner.literals[literal] as string).length : end;
+            if (at === (use.place === 'start' ? 0 : text.length)) marks[use.rule] = 1;
+          }
+        });
+      }
+    }
+  }
+
+  private restartNumbering(): void {
+    this.owners.fill(0);
+    for (const { foundIn } of this.texts) foundIn.fill(0);
+    this.scanned = 0;
+  }
+}
+
+interface TextEntry {
+  literal: string;
+  use: TextUse;
 }
 
 /**

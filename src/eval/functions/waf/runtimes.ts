@@ -1,8 +1,8 @@
 import { type CompiledRegex, re2RegexEngine } from '../../../regex/index.js';
-import { asciiLower, type Value } from '../../../scheme/values.js';
+import { asciiLower } from '../../../scheme/values.js';
 import { byteRanges, transformationChain, WAF_PHRASE_LISTS } from '../../../scheme/waf-functions.js';
 import { TextScanner } from '../../text-scan.js';
-import { type FunctionRuntime, isBytes, plain } from '../runtime.js';
+import { type CallContext, type FunctionRuntime, isBytes, plain } from '../runtime.js';
 import { detectSqli } from './sqli.js';
 import { asTarget, type Chain, chainOf, transformed, transformedSteps } from './transform-cache.js';
 import { detectXss } from './xss.js';
@@ -12,67 +12,30 @@ import { detectXss } from './xss.js';
  * detectors over what it inspects.
  *
  * Many rules transform the same targets the same way (the Core Rule Set decodes every argument with
- * `urlDecodeUni` in dozens of rules), so `waf_transform` remembers its last results: a request's field
- * values are derived once and keep their identity for the whole request, so a call with the same
- * transformations and the very same target values returns the array already computed, and a zone's
- * managed rules transform each target once per request whatever the number of rules.
+ * `urlDecodeUni` in dozens of rules). A call with the same transformations of the same targets is computed
+ * once per request (the compiler keeps it in the request's context: src/eval/context.ts), and the
+ * transformed values of each target after each prefix of a chain are shared among chains that begin alike
+ * (./transform-cache.ts): a zone's managed rules transform each target once per request.
  */
-
-type Targets = readonly (Value | undefined)[];
-
-/** Identities of target values, for cache keys: objects by a number, short strings by their text. */
-const identities = new WeakMap<object, number>();
-let nextIdentity = 0;
-
-function identity(value: Value | undefined): string | undefined {
-  if (value === undefined) return '-';
-  if (typeof value === 'string') return value.length <= 64 ? `s${value.length}:${value}` : undefined;
-  if (typeof value !== 'object') return undefined;
-  let id = identities.get(value);
-  if (id === undefined) {
-    id = nextIdentity++;
-    identities.set(value, id);
-  }
-  return `o${id}`;
-}
-
-/** Results by transformations and target identities; cleared when full (old requests' keys never recur). */
-const results = new Map<string, string[]>();
-const MAX_RESULTS = 4096;
-
-function cacheKey(chainId: string, targets: Targets): string | undefined {
-  let key = chainId;
-  for (const target of targets) {
-    const id = identity(target);
-    if (id === undefined) return undefined;
-    key += `|${id}`;
-  }
-  return key;
-}
 
 function transformRuntime(kind: 'each' | 'steps'): FunctionRuntime {
   const transform = kind === 'steps' ? transformedSteps : transformed;
-  /** What a chain's text gives, computed once per chain: its steps, prefix keys and cache key part. */
-  const chains = new Map<string, { chain: Chain; id: string }>();
+  /** What a chain's text gives, computed once per chain. */
+  const chains = new Map<string, Chain>();
   const chainFor = (text: string) => {
-    let found = chains.get(text);
-    if (!found) {
-      const chain = chainOf(transformationChain(text));
-      // `none` does nothing: "none,lowercase" and "lowercase" share their results.
-      found = { chain, id: `${kind}|${chain.names.join(',')}` };
-      chains.set(text, found);
+    let chain = chains.get(text);
+    if (!chain) {
+      chain = chainOf(transformationChain(text));
+      chains.set(text, chain);
     }
-    return found;
+    return chain;
   };
   return {
     prepare: ([chainLiteral]) => {
       const prepared = isBytes(chainLiteral) ? chainFor(chainLiteral) : undefined;
       return ([chainArgument, ...targets]) => {
-        const { chain, id } = prepared ?? (isBytes(chainArgument) ? chainFor(chainArgument) : {});
-        if (!chain || id === undefined) return undefined;
-        const key = cacheKey(id, targets);
-        const cached = key === undefined ? undefined : results.get(key);
-        if (cached) return cached;
+        const chain = prepared ?? (isBytes(chainArgument) ? chainFor(chainArgument) : undefined);
+        if (!chain) return undefined;
         const parts: (readonly string[])[] = [];
         for (const target of targets) {
           const values =
@@ -83,51 +46,40 @@ function transformRuntime(kind: 'each' | 'steps'): FunctionRuntime {
                 : undefined;
           if (values && values.length > 0) parts.push(transform(values, chain));
         }
-        // One target: its transformed array itself (shared with every rule that asks the same).
-        const result = (parts.length === 1 ? parts[0] : parts.flat()) as string[];
-        if (key !== undefined) {
-          if (results.size >= MAX_RESULTS) results.clear();
-          results.set(key, result);
-        }
-        return result;
+        // One target: its transformed array itself (shared with every chain that begins alike).
+        return (parts.length === 1 ? parts[0] : parts.flat()) as string[];
       };
     },
   };
 }
 
+/** Compiles patterns with the engine the compiler passes, each once. */
+function patternCompiler(context: CallContext | undefined): (pattern: string) => CompiledRegex {
+  const engine = context?.regexEngine ?? re2RegexEngine;
+  const compiled = new Map<string, CompiledRegex>();
+  return (pattern) => {
+    let found = compiled.get(pattern);
+    if (!found) {
+      found = engine.compile(pattern);
+      compiled.set(pattern, found);
+    }
+    return found;
+  };
+}
+
 /**
  * Members of a Map<Array<Bytes>> selected by a regex over their names: the values of the members it
- * matches, or (`except`) of those it does not.
+ * matches, or (`except`) of those it does not. (A request computes each such call once, so rules
+ * excluding the same members transform the same array: src/eval/context.ts.)
  */
-const selections = new WeakMap<object, Map<string, string[]>>();
-
 function membersRuntime(select: 'values' | 'except'): FunctionRuntime {
   return {
     prepare: ([, patternLiteral], context) => {
-      const engine = context?.regexEngine ?? re2RegexEngine;
-      const compiled = new Map<string, CompiledRegex>();
-      const regex = (pattern: string) => {
-        let found = compiled.get(pattern);
-        if (!found) {
-          found = engine.compile(pattern);
-          compiled.set(pattern, found);
-        }
-        return found;
-      };
+      const regex = patternCompiler(context);
       if (isBytes(patternLiteral)) regex(patternLiteral);
       return ([map, patternArgument]) => {
         const pattern = patternLiteral ?? patternArgument;
         if (!(map instanceof Map) || !isBytes(pattern)) return undefined;
-        // Shared by every call site, so that rules excluding the same members get the same array (and
-        // waf_transform's cache sees the same target).
-        let byPattern = selections.get(map);
-        if (!byPattern) {
-          byPattern = new Map();
-          selections.set(map, byPattern);
-        }
-        const key = `${select}|${pattern}`;
-        const known = byPattern.get(key);
-        if (known) return known;
         const test = regex(pattern);
         const out: string[] = [];
         for (const [name, items] of map) {
@@ -135,7 +87,6 @@ function membersRuntime(select: 'values' | 'except'): FunctionRuntime {
           if (!keep) continue;
           if (Array.isArray(items)) for (const item of items) if (isBytes(item)) out.push(item);
         }
-        byPattern.set(key, out);
         return out;
       };
     },
@@ -251,16 +202,7 @@ const bytesWithinRuntime: FunctionRuntime = {
 /** The regex's first match's group `group`, the pattern compiled once (ModSecurity's `capture`). */
 const captureRuntime: FunctionRuntime = {
   prepare: ([, patternLiteral], context) => {
-    const engine = context?.regexEngine ?? re2RegexEngine;
-    const compiled = new Map<string, CompiledRegex>();
-    const regex = (pattern: string) => {
-      let found = compiled.get(pattern);
-      if (!found) {
-        found = engine.compile(pattern);
-        compiled.set(pattern, found);
-      }
-      return found;
-    };
+    const regex = patternCompiler(context);
     if (isBytes(patternLiteral)) regex(patternLiteral);
     return ([value, pattern, group]) => {
       if (!isBytes(value) || !isBytes(pattern) || typeof group !== 'number') return undefined;
@@ -347,16 +289,7 @@ const countBytesRuntime: FunctionRuntime = {
 /** The first match's groups 1 and 2 compared; a pattern without a match, or without both groups, gives false. */
 const capturesEqualRuntime: FunctionRuntime = {
   prepare: ([, patternLiteral], context) => {
-    const engine = context?.regexEngine ?? re2RegexEngine;
-    const compiled = new Map<string, CompiledRegex>();
-    const regex = (pattern: string) => {
-      let found = compiled.get(pattern);
-      if (!found) {
-        found = engine.compile(pattern);
-        compiled.set(pattern, found);
-      }
-      return found;
-    };
+    const regex = patternCompiler(context);
     if (isBytes(patternLiteral)) regex(patternLiteral);
     return ([value, patternArgument]) => {
       const pattern = patternLiteral ?? patternArgument;
