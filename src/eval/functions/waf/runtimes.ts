@@ -2,7 +2,13 @@ import { type CompiledRegex, re2RegexEngine } from '../../../regex/index.js';
 import { asciiLower } from '../../../scheme/values.js';
 import { byteRanges, transformationChain, WAF_PHRASE_LISTS } from '../../../scheme/waf-functions.js';
 import { TextScanner } from '../../text-scan.js';
-import { type CallContext, type FunctionRuntime, isBytes, plain } from '../runtime.js';
+import {
+  type CallContext,
+  type FunctionImplementation,
+  type FunctionRuntime,
+  isBytes,
+  plain,
+} from '../runtime.js';
 import { detectSqli } from './sqli.js';
 import { asTarget, type Chain, chainOf, transformed, transformedSteps } from './transform-cache.js';
 import { detectXss } from './xss.js';
@@ -302,6 +308,30 @@ const capturesEqualRuntime: FunctionRuntime = {
   },
 };
 
+/** At most this many verdicts are remembered, of values up to this long. */
+const MAX_VERDICTS = 4096;
+const MAX_REMEMBERED_LENGTH = 2048;
+
+/**
+ * A detector that remembers its last verdicts by value: several rules run the same detector on the same
+ * values (942100 and the Managed Ruleset's SQL-injection rules on every argument), and the same header
+ * values come back request after request. Forgets everything when full.
+ */
+function remembered(detect: (value: string) => boolean): FunctionImplementation {
+  const verdicts = new Map<string, boolean>();
+  return ([value]) => {
+    if (!isBytes(value)) return undefined;
+    if (value.length > MAX_REMEMBERED_LENGTH) return detect(value);
+    let verdict = verdicts.get(value);
+    if (verdict === undefined) {
+      verdict = detect(value);
+      if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+      verdicts.set(value, verdict);
+    }
+    return verdict;
+  };
+}
+
 /** The values shorter than a length, the same array again when all are (so that caches keyed by it hold). */
 const shorterRuntime: FunctionRuntime = plain(([values, length]) => {
   if (!Array.isArray(values) || typeof length !== 'number') return undefined;
@@ -316,8 +346,8 @@ export const wafRuntimes: ReadonlyMap<string, FunctionRuntime> = new Map([
   ['waf_values_matching', membersRuntime('values')],
   ['waf_values_except', membersRuntime('except')],
   ['waf_values_shorter', shorterRuntime],
-  ['waf_detect_sqli', plain(([value]) => (isBytes(value) ? detectSqli(value) !== undefined : undefined))],
-  ['waf_detect_xss', plain(([value]) => (isBytes(value) ? detectXss(value) : undefined))],
+  ['waf_detect_sqli', plain(remembered((value) => detectSqli(value) !== undefined))],
+  ['waf_detect_xss', plain(remembered(detectXss))],
   [
     'waf_ends_with',
     plain(([value, suffix]) => (isBytes(value) && isBytes(suffix) ? value.endsWith(suffix) : undefined)),

@@ -44,40 +44,46 @@ export function chainOf(names: readonly WafTransformation[]): Chain {
   return { names: steps, prefixKeys };
 }
 
-/** The target's values after each step of the chain: [values, after step 1, …]. */
-function steps(values: readonly string[], chain: Chain): readonly (readonly string[])[] {
+/** The target's values after one more step, from the cache or computed (and then remembered). */
+function step(
+  cache: Map<string, readonly string[]>,
+  current: readonly string[],
+  chain: Chain,
+  index: number,
+): readonly string[] {
+  const key = chain.prefixKeys[index] as string;
+  let next = cache.get(key);
+  if (!next) {
+    const transform = TRANSFORMATIONS[chain.names[index] as WafTransformation];
+    let changed: string[] | undefined;
+    for (let i = 0; i < current.length; i++) {
+      const before = current[i] as string;
+      const after = transform(before);
+      if (after !== before && !changed) changed = current.slice(0, i);
+      changed?.push(after);
+    }
+    next = changed ?? current;
+    cache.set(key, next);
+  }
+  return next;
+}
+
+function cacheOf(values: readonly string[]): Map<string, readonly string[]> {
   let cache = prefixes.get(values);
   if (!cache) {
     cache = new Map();
     prefixes.set(values, cache);
   }
-  const out: (readonly string[])[] = [values];
-  let current = values;
-  for (let step = 0; step < chain.names.length; step++) {
-    const key = chain.prefixKeys[step] as string;
-    let next = cache.get(key);
-    if (!next) {
-      const transform = TRANSFORMATIONS[chain.names[step] as WafTransformation];
-      let changed: string[] | undefined;
-      for (let i = 0; i < current.length; i++) {
-        const before = current[i] as string;
-        const after = transform(before);
-        if (after !== before && !changed) changed = current.slice(0, i);
-        changed?.push(after);
-      }
-      next = changed ?? current;
-      cache.set(key, next);
-    }
-    out.push(next);
-    current = next;
-  }
-  return out;
+  return cache;
 }
 
 /** The values after the whole chain, in order. */
 export function transformed(values: readonly string[], chain: Chain): readonly string[] {
-  const all = steps(values, chain);
-  return all[all.length - 1] as readonly string[];
+  if (chain.names.length === 0) return values;
+  const cache = cacheOf(values);
+  let current = values;
+  for (let index = 0; index < chain.names.length; index++) current = step(cache, current, chain, index);
+  return current;
 }
 
 /**
@@ -85,7 +91,10 @@ export function transformed(values: readonly string[], chain: Chain): readonly s
  * value, in order (value by value).
  */
 export function transformedSteps(values: readonly string[], chain: Chain): string[] {
-  const all = steps(values, chain);
+  const cache = cacheOf(values);
+  const all = [values];
+  for (let index = 0; index < chain.names.length; index++)
+    all.push(step(cache, all[index] as readonly string[], chain, index));
   const out: string[] = [];
   for (let i = 0; i < values.length; i++) {
     const first = out.length;

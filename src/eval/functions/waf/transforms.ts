@@ -1,3 +1,4 @@
+import { asciiLower, asciiUpper } from '../../../scheme/values.js';
 import { WAF_TRANSFORMATIONS, type WafTransformation } from '../../../scheme/waf-functions.js';
 import { hexDigit } from '../runtime.js';
 import { md5, sha1 } from './hashes.js';
@@ -75,29 +76,33 @@ function lowByteOfUnit(value: string, at: number): number {
   return fullWidth ? low + 0x20 : low;
 }
 
-/** A binary string from byte values, in slices small enough for `fromCharCode`'s argument list. */
+/** Node's Buffer where there is one: it reads bytes as Latin-1 natively, whatever their number. */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/**
+ * A binary string from byte values. (Spreading the bytes into `fromCharCode` costs five times as much as
+ * passing them with `apply`, and twenty times Buffer's Latin-1 decoding on a few hundred bytes.)
+ */
 function fromBytes(bytes: Uint8Array, length: number): string {
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, length).toString('latin1');
   let out = '';
+  // In slices small enough for `fromCharCode`'s argument list.
   for (let start = 0; start < length; start += 8192) {
-    out += String.fromCharCode(...bytes.subarray(start, Math.min(start + 8192, length)));
+    out += String.fromCharCode.apply(
+      null,
+      bytes.subarray(start, Math.min(start + 8192, length)) as unknown as number[],
+    );
   }
   return out;
 }
 
 // ——— Case ———
 
-const toLower = (run: string): string => run.toLowerCase();
-const toUpper = (run: string): string => run.toUpperCase();
-
-/** ASCII letters only: `toLowerCase` on the whole value would also fold Latin-1 letters (0xC0–0xDE). */
-function lowercase(value: string): string {
-  return /[A-Z]/.test(value) ? value.replace(/[A-Z]+/g, toLower) : value;
-}
+/** ASCII letters only (ModSecurity's `tolower` in the C locale); Latin-1 letters stay as they are. */
+const lowercase = asciiLower;
 
 /** ModSecurity v3 and Coraza only (v2 has no uppercase); ASCII letters only. */
-function uppercase(value: string): string {
-  return /[a-z]/.test(value) ? value.replace(/[a-z]+/g, toUpper) : value;
-}
+const uppercase = asciiUpper;
 
 // ——— URL encoding ———
 
