@@ -19,6 +19,8 @@ export class TextScanner {
   private classOf = new Uint8Array(256);
   private classes = 1;
   private table = new Int32Array(0);
+  /** After build(): 1 for states where some literal ends (most states have none: one load to skip them). */
+  private ends = new Uint8Array(0);
 
   constructor(private readonly ignoreCase = false) {}
 
@@ -80,14 +82,16 @@ export class TextScanner {
       }
     }
     this.table = table;
+    this.ends = Uint8Array.from(this.outputs, (output) => (output.length > 0 ? 1 : 0));
   }
 
   /** Calls `found(literalId, end)` for each occurrence (`end` is the index after its last character). */
   scan(text: string, found: (literal: number, end: number) => void): void {
-    const { table, classes, classOf, outputs } = this;
+    const { table, classes, classOf, outputs, ends } = this;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       state = table[state * classes + (classOf[text.charCodeAt(i) & 0xff] as number)] as number;
+      if (ends[state] === 0) continue;
       const output = outputs[state] as number[];
       for (let k = 0; k < output.length; k++) found(output[k] as number, i + 1);
     }
@@ -95,11 +99,11 @@ export class TextScanner {
 
   /** Whether any literal occurs in the text; stops at the first. */
   findsAny(text: string): boolean {
-    const { table, classes, classOf, outputs } = this;
+    const { table, classes, classOf, ends } = this;
     let state = 0;
     for (let i = 0; i < text.length; i++) {
       state = table[state * classes + (classOf[text.charCodeAt(i) & 0xff] as number)] as number;
-      if ((outputs[state] as number[]).length > 0) return true;
+      if (ends[state] === 1) return true;
     }
     return false;
   }
