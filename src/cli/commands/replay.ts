@@ -26,15 +26,15 @@ the final actions, and for each rule how often it matched and decided, with
 the first requests it matched. FILE holds one request per line: a sample
 request (docs/request.md) or a Cloudflare Logpush http_requests record
 (ClientIP, ClientRequestHost, ClientRequestURI…); gzipped files are read as
-such. Lines are replayed on worker threads (a file of less than 128 KiB in the
-main thread: each worker would compile the zone again); memory stays bounded
-whatever the size of FILE.
+such. Lines are replayed by the main thread and worker threads (a file of less
+than 128 KiB by the main thread alone: each worker compiles the zone again);
+memory stays bounded whatever the size of FILE.
 
   -z, --zone PATH       the zone file, JSON or YAML (docs/engine.md)
   -r, --requests PATH   the requests, JSON lines (.jsonl, or gzipped); - reads
                         standard input
-  -w, --workers N       worker threads (default: the number of cores; 1 replays
-                        in the main thread)
+  -w, --workers N       threads that replay: the main thread and N-1 workers
+                        (default: the number of cores; 1: the main thread)
       --format FORMAT   text (default) or json: {"requests", "invalid",
                         "actions", "rules": [{"id", "ref", "matched",
                         "decided", "samples"}], "errors"}

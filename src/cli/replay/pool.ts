@@ -49,17 +49,18 @@ export class WorkerPool {
     return this.members.reduce((best, member) => (member.inFlight < best.inFlight ? member : best));
   }
 
+  /** Hands the batch to a worker that has room for it; false when none has. */
+  trySend(batch: LineBatch): boolean {
+    if (this.failure) throw this.failure;
+    const member = this.leastBusy();
+    if (member.inFlight >= IN_FLIGHT) return false;
+    member.inFlight++;
+    member.worker.postMessage({ batch }, [batch.data.buffer as ArrayBuffer]);
+    return true;
+  }
+
   async send(batch: LineBatch): Promise<void> {
-    for (;;) {
-      if (this.failure) throw this.failure;
-      const member = this.leastBusy();
-      if (member.inFlight < IN_FLIGHT) {
-        member.inFlight++;
-        member.worker.postMessage({ batch }, [batch.data.buffer as ArrayBuffer]);
-        return;
-      }
-      await this.settled();
-    }
+    while (!this.trySend(batch)) await this.settled();
   }
 
   /** Waits for every batch, collects each worker's tally and stops the workers. */

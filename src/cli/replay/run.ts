@@ -32,7 +32,7 @@ export interface ReplayOutcome {
   tally: ReplayTallyJson;
   invalid: number;
   errors: LineError[];
-  /** Worker threads that replayed (0: this thread did, the input being one batch or one worker asked). */
+  /** Threads that replayed, this one included (0: this one alone, the input being one batch or one thread asked). */
   workers: number;
 }
 
@@ -61,12 +61,14 @@ export async function replay(options: ReplayOptions): Promise<ReplayOutcome> {
   let pendingBytes = 0;
   let nextLine = 1;
   const run = async (batch: LineBatch) => {
-    if (inline) {
-      inline.run(batch);
+    if (options.workers <= 1) {
+      (inline ??= new ReplayBatches(options.compiled)).run(batch);
       return;
     }
-    pool ??= new WorkerPool(options.workers, options.workerScript, options.zone);
-    await pool.send(batch);
+    // This thread has the zone compiled already, so it is one of the N: it replays a batch itself when the
+    // N-1 workers have enough to do — from the start, while they compile the zone again.
+    pool ??= new WorkerPool(options.workers - 1, options.workerScript, options.zone);
+    if (!pool.trySend(batch)) (inline ??= new ReplayBatches(options.compiled)).run(batch);
   };
   const dispatch = async (data: Uint8Array) => {
     const batch: LineBatch = { first: nextLine, data };
@@ -108,7 +110,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayOutcome> {
       inline = new ReplayBatches(options.compiled);
       inline.run(held);
     }
-    const parts: ReplayPart[] = pool ? await pool.finish() : inline ? [inline.result()] : [];
+    const parts: ReplayPart[] = [...(pool ? await pool.finish() : []), ...(inline ? [inline.result()] : [])];
     return { ...merge(options.rules, parts), workers: pool ? options.workers : 0 };
   } catch (error) {
     await pool?.stop();
