@@ -60,15 +60,16 @@ export async function replay(options: ReplayOptions): Promise<ReplayOutcome> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let nextLine = 1;
+  const runHere = (batch: LineBatch) => {
+    inline ??= new ReplayBatches(options.compiled);
+    inline.run(batch);
+  };
   const run = async (batch: LineBatch) => {
-    if (options.workers <= 1) {
-      (inline ??= new ReplayBatches(options.compiled)).run(batch);
-      return;
-    }
+    if (options.workers <= 1) return runHere(batch);
     // This thread has the zone compiled already, so it is one of the N: it replays a batch itself when the
     // N-1 workers have enough to do — from the start, while they compile the zone again.
     pool ??= new WorkerPool(options.workers - 1, options.workerScript, options.zone);
-    if (!pool.trySend(batch)) (inline ??= new ReplayBatches(options.compiled)).run(batch);
+    if (!pool.trySend(batch)) runHere(batch);
   };
   const dispatch = async (data: Uint8Array) => {
     const batch: LineBatch = { first: nextLine, data };
@@ -106,10 +107,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayOutcome> {
       }
     }
     if (pendingBytes > 0) await dispatch(new Uint8Array(Buffer.concat(pending, pendingBytes)));
-    if (held) {
-      inline = new ReplayBatches(options.compiled);
-      inline.run(held);
-    }
+    if (held) runHere(held);
     const parts: ReplayPart[] = [...(pool ? await pool.finish() : []), ...(inline ? [inline.result()] : [])];
     return { ...merge(options.rules, parts), workers: pool ? options.workers : 0 };
   } catch (error) {
