@@ -1,8 +1,9 @@
 import { type CompiledRegex, re2RegexEngine } from '../../../regex/index.js';
-import { asciiLower } from '../../../scheme/values.js';
+import { asciiLower, type Value } from '../../../scheme/values.js';
 import { byteRanges, transformationChain, WAF_PHRASE_LISTS } from '../../../scheme/waf-functions.js';
 import { TextScanner } from '../../text-scan.js';
 import {
+  builtFrom,
   type CallContext,
   type FunctionImplementation,
   type FunctionRuntime,
@@ -10,7 +11,7 @@ import {
   plain,
 } from '../runtime.js';
 import { detectSqli } from './sqli.js';
-import { asTarget, type Chain, chainOf, transformed, transformedSteps } from './transform-cache.js';
+import { asTarget, chainOf, transformed, transformedSteps } from './transform-cache.js';
 import { detectXss } from './xss.js';
 
 /**
@@ -26,21 +27,13 @@ import { detectXss } from './xss.js';
 
 function transformRuntime(kind: 'each' | 'steps'): FunctionRuntime {
   const transform = kind === 'steps' ? transformedSteps : transformed;
-  /** What a chain's text gives, computed once per chain. */
-  const chains = new Map<string, Chain>();
-  const chainFor = (text: string) => {
-    let chain = chains.get(text);
-    if (!chain) {
-      chain = chainOf(transformationChain(text));
-      chains.set(text, chain);
-    }
-    return chain;
-  };
   return {
     prepare: ([chainLiteral]) => {
-      const prepared = isBytes(chainLiteral) ? chainFor(chainLiteral) : undefined;
+      const chainOfArgument = builtFrom(chainLiteral, (text) =>
+        isBytes(text) ? chainOf(transformationChain(text)) : undefined,
+      );
       return ([chainArgument, ...targets]) => {
-        const chain = prepared ?? (isBytes(chainArgument) ? chainFor(chainArgument) : undefined);
+        const chain = chainOfArgument(chainArgument);
         if (!chain) return undefined;
         const parts: (readonly string[])[] = [];
         for (const target of targets) {
@@ -59,18 +52,13 @@ function transformRuntime(kind: 'each' | 'steps'): FunctionRuntime {
   };
 }
 
-/** Compiles patterns with the engine the compiler passes, each once. */
-function patternCompiler(context: CallContext | undefined): (pattern: string) => CompiledRegex {
+/** A regex built once from a literal pattern (or from the argument), with the engine the compiler passes. */
+function regexFrom(
+  patternLiteral: Value | undefined,
+  context: CallContext | undefined,
+): (argument: Value | undefined) => CompiledRegex | undefined {
   const engine = context?.regexEngine ?? re2RegexEngine;
-  const compiled = new Map<string, CompiledRegex>();
-  return (pattern) => {
-    let found = compiled.get(pattern);
-    if (!found) {
-      found = engine.compile(pattern);
-      compiled.set(pattern, found);
-    }
-    return found;
-  };
+  return builtFrom(patternLiteral, (pattern) => (isBytes(pattern) ? engine.compile(pattern) : undefined));
 }
 
 /**
@@ -81,12 +69,10 @@ function patternCompiler(context: CallContext | undefined): (pattern: string) =>
 function membersRuntime(select: 'values' | 'except'): FunctionRuntime {
   return {
     prepare: ([, patternLiteral], context) => {
-      const regex = patternCompiler(context);
-      if (isBytes(patternLiteral)) regex(patternLiteral);
+      const regexOf = regexFrom(patternLiteral, context);
       return ([map, patternArgument]) => {
-        const pattern = patternLiteral ?? patternArgument;
-        if (!(map instanceof Map) || !isBytes(pattern)) return undefined;
-        const test = regex(pattern);
+        const test = regexOf(patternArgument);
+        if (!(map instanceof Map) || !test) return undefined;
         const out: string[] = [];
         for (const [name, items] of map) {
           const keep = test.test(name) === (select === 'values');
@@ -115,11 +101,14 @@ function phraseScanner(list: string): TextScanner | undefined {
   return scanner;
 }
 
+const phraseScannerFrom = (listLiteral: Value | undefined) =>
+  builtFrom(listLiteral, (list) => (isBytes(list) ? phraseScanner(list) : undefined));
+
 const phrasesRuntime: FunctionRuntime = {
   prepare: ([, listLiteral]) => {
-    const prepared = isBytes(listLiteral) ? phraseScanner(listLiteral) : undefined;
+    const scannerOf = phraseScannerFrom(listLiteral);
     return ([value, listArgument]) => {
-      const scanner = prepared ?? (isBytes(listArgument) ? phraseScanner(listArgument) : undefined);
+      const scanner = scannerOf(listArgument);
       return isBytes(value) && scanner ? scanner.findsAny(value) : undefined;
     };
   },
@@ -163,9 +152,9 @@ export function callsIn(scanner: TextScanner, value: string): boolean {
 
 const callsRuntime: FunctionRuntime = {
   prepare: ([, listLiteral]) => {
-    const prepared = isBytes(listLiteral) ? phraseScanner(listLiteral) : undefined;
+    const scannerOf = phraseScannerFrom(listLiteral);
     return ([value, listArgument]) => {
-      const scanner = prepared ?? (isBytes(listArgument) ? phraseScanner(listArgument) : undefined);
+      const scanner = scannerOf(listArgument);
       return isBytes(value) && scanner ? callsIn(scanner, value) : undefined;
     };
   },
@@ -188,16 +177,20 @@ export function urlOffDomain(value: string, host: string): boolean {
   return !(found === own || found.endsWith(`.${own}`));
 }
 
+/** 1 for each byte in the ranges (`"32-126,9"`), built once from a literal. */
+const byteTableFrom = (rangesLiteral: Value | undefined) =>
+  builtFrom(rangesLiteral, (text) => {
+    if (!isBytes(text)) return undefined;
+    const table = new Uint8Array(256);
+    for (const [low, high] of byteRanges(text) ?? []) table.fill(1, low, high + 1);
+    return table;
+  });
+
 const bytesWithinRuntime: FunctionRuntime = {
   prepare: ([, rangesLiteral]) => {
-    const table = (text: string) => {
-      const allowed = new Uint8Array(256);
-      for (const [low, high] of byteRanges(text) ?? []) allowed.fill(1, low, high + 1);
-      return allowed;
-    };
-    const prepared = isBytes(rangesLiteral) ? table(rangesLiteral) : undefined;
+    const tableOf = byteTableFrom(rangesLiteral);
     return ([value, rangesArgument]) => {
-      const allowed = prepared ?? (isBytes(rangesArgument) ? table(rangesArgument) : undefined);
+      const allowed = tableOf(rangesArgument);
       if (!isBytes(value) || !allowed) return undefined;
       for (let i = 0; i < value.length; i++) if (allowed[value.charCodeAt(i)] === 0) return false;
       return true;
@@ -208,11 +201,11 @@ const bytesWithinRuntime: FunctionRuntime = {
 /** The regex's first match's group `group`, the pattern compiled once (ModSecurity's `capture`). */
 const captureRuntime: FunctionRuntime = {
   prepare: ([, patternLiteral], context) => {
-    const regex = patternCompiler(context);
-    if (isBytes(patternLiteral)) regex(patternLiteral);
+    const regexOf = regexFrom(patternLiteral, context);
     return ([value, pattern, group]) => {
-      if (!isBytes(value) || !isBytes(pattern) || typeof group !== 'number') return undefined;
-      return regex(pattern).exec(value)?.groups[group];
+      const regex = regexOf(pattern);
+      if (!isBytes(value) || !regex || typeof group !== 'number') return undefined;
+      return regex.exec(value)?.groups[group];
     };
   },
 };
@@ -276,14 +269,9 @@ export function validUtf8(value: string): boolean {
 
 const countBytesRuntime: FunctionRuntime = {
   prepare: ([, rangesLiteral]) => {
-    const table = (text: string) => {
-      const counted = new Uint8Array(256);
-      for (const [low, high] of byteRanges(text) ?? []) counted.fill(1, low, high + 1);
-      return counted;
-    };
-    const prepared = isBytes(rangesLiteral) ? table(rangesLiteral) : undefined;
+    const tableOf = byteTableFrom(rangesLiteral);
     return ([value, rangesArgument]) => {
-      const counted = prepared ?? (isBytes(rangesArgument) ? table(rangesArgument) : undefined);
+      const counted = tableOf(rangesArgument);
       if (!isBytes(value) || !counted) return undefined;
       let count = 0;
       for (let i = 0; i < value.length; i++) count += counted[value.charCodeAt(i)] ?? 0;
@@ -295,12 +283,11 @@ const countBytesRuntime: FunctionRuntime = {
 /** The first match's groups 1 and 2 compared; a pattern without a match, or without both groups, gives false. */
 const capturesEqualRuntime: FunctionRuntime = {
   prepare: ([, patternLiteral], context) => {
-    const regex = patternCompiler(context);
-    if (isBytes(patternLiteral)) regex(patternLiteral);
+    const regexOf = regexFrom(patternLiteral, context);
     return ([value, patternArgument]) => {
-      const pattern = patternLiteral ?? patternArgument;
-      if (!isBytes(value) || !isBytes(pattern)) return undefined;
-      const match = regex(pattern).exec(value);
+      const regex = regexOf(patternArgument);
+      if (!isBytes(value) || !regex) return undefined;
+      const match = regex.exec(value);
       if (!match) return false;
       const [, first, second] = match.groups;
       return first !== undefined && first === second;
