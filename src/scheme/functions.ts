@@ -61,8 +61,9 @@ export interface FunctionDefinition {
   managedOnly?: boolean;
   /**
    * What the elements of an array result are made of, for the zone program's index, which looks for
-   * literals in them (src/engine/program): `each-target`, the elements of the same call on each variadic
-   * target alone, one target after another; `subset-of-first`, some of the first argument's elements.
+   * literals in them (src/engine/program): `each-target`, the elements of the call with its first argument
+   * and each of the others (the targets) alone, one target after another; `subset-of-first`, some of the
+   * first argument's elements.
    */
   elements?: 'each-target' | 'subset-of-first';
   description: string;
