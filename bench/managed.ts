@@ -203,7 +203,7 @@ worker's start and compilation of the zone.
 
 **Rule families** — each family's own cost per request on the same traffic (in one thread, best of 3
 passes; each family pays its own transformations, which a zone shares, so the sum exceeds a zone's cost;
-the SQL-injection and XSS detectors remember up to 4,096 verdicts on values under 2 KB across requests, as
+the SQL-injection and XSS detectors remember up to 4,096 verdicts on values up to 2 KB across requests, as
 in a replay, so a later pass finds some of an earlier one's):
 
 | family | rules | µs per request |
