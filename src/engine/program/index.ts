@@ -44,7 +44,7 @@ interface TextIndex {
   foundIn: Int32Array;
 }
 
-export class IndexedProgram {
+class IndexedProgram {
   /** 1 for rules without a condition: candidates for every request. */
   private readonly always: Uint8Array;
   private readonly equals: { read: Reader; values: Map<string, number[]> }[] = [];
@@ -57,9 +57,9 @@ export class IndexedProgram {
    * rule). A literal written with its case (not from a regex's `(?i)`) then also finds the text in
    * another case, which costs its rules a run of their expression, never a wrong answer.
    */
-  private text: TextIndex | undefined;
+  private readonly text: TextIndex | undefined;
   /** Per piece, the number of the text being scanned when it is one of the piece's elements. */
-  private owners: Int32Array = new Int32Array(0);
+  private readonly owners: Int32Array;
   private scanned = 0;
 
   constructor(private readonly filters: readonly Filter[]) {
