@@ -86,6 +86,8 @@ export async function bundleDist({ root = '.', logLevel = 'warning' } = {}) {
       cli: 'src/cli/bin.ts',
       // cfrules replay's worker threads load it by its name, beside the chunk that starts them.
       'replay-worker': 'src/cli/replay/worker.ts',
+      // The service's simulation worker (src/service/simulate-runner.ts), likewise.
+      'simulate-worker': 'src/service/simulate-worker.ts',
     },
     outdir: 'dist',
     splitting: true,

@@ -3,6 +3,8 @@ import { requirePeer } from '../peers.js';
 import type { Principal } from '../service/auth.js';
 import { type ApiMessage, CODES, ServiceError } from '../service/errors.js';
 import { createServices } from '../service/services.js';
+import type { SimulateOptions } from '../service/simulate.js';
+import { simulationRunner } from '../service/simulate-runner.js';
 import type { Store } from '../store/store.js';
 import { VERSION } from '../version.js';
 import { type Envelope, failure, STATUS, shownText } from './envelope.js';
@@ -41,6 +43,11 @@ export interface AppOptions {
   reportError?: (error: unknown) => void;
   /** Replaces some of TIMEOUTS (milliseconds). */
   timeouts?: Partial<Timeouts>;
+  /**
+   * `POST /zones/{id}/simulate`: where simulations run (by default a worker thread when the built worker
+   * script is there, else this thread) and the answer's budget in bytes (SIMULATE_ANSWER_BYTES).
+   */
+  simulate?: SimulateOptions;
 }
 
 declare module 'fastify' {
@@ -51,7 +58,9 @@ declare module 'fastify' {
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
-  const services = createServices(options.store);
+  const services = createServices(options.store, {
+    simulate: { ...options.simulate, runner: options.simulate?.runner ?? simulationRunner() },
+  });
   const report = options.reportError ?? ((error: unknown) => console.error(error));
   const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
   const timeouts: Timeouts = { ...TIMEOUTS, ...options.timeouts };
@@ -88,6 +97,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // or that time out never reach Fastify: they are answered here, in the envelope too.
     clientErrorHandler: answerClientError,
   });
+  app.addHook('onClose', () => services.simulate.close());
   // An `Expect` other than 100-continue: Node would answer 417 with no body.
   app.server.on('checkExpectation', answerUnsupportedExpectation);
   const resources: ResourceList = [];

@@ -5,7 +5,7 @@ import { FirewallRuleService } from './firewall-rules.js';
 import { PageRuleService } from './page-rules.js';
 import { PreviousWafService } from './previous-waf.js';
 import { RulesetService } from './rulesets/service.js';
-import { SimulateService } from './simulate.js';
+import { type SimulateOptions, SimulateService } from './simulate.js';
 import { WafMigrationService } from './waf-migration.js';
 import { WafOverrideService } from './waf-overrides.js';
 import { ZoneService } from './zones.js';
@@ -26,7 +26,7 @@ export interface Services {
   simulate: SimulateService;
 }
 
-export function createServices(store: Store): Services {
+export function createServices(store: Store, options: { simulate?: SimulateOptions } = {}): Services {
   const auth = new AuthService(store);
   const services: Services = {
     auth,
@@ -39,7 +39,7 @@ export function createServices(store: Store): Services {
     wafMigration: new WafMigrationService(store),
     // The migration is the rulesets' hook; read at each request, so that it may be replaced.
     rulesets: new RulesetService(store, () => services.wafMigration),
-    simulate: new SimulateService(store),
+    simulate: new SimulateService(store, options.simulate),
   };
   return services;
 }

@@ -1,17 +1,16 @@
-import { compileZone } from '../engine/index.js';
-import type { SimulationResult } from '../engine/outcome.js';
-import type { CompiledZone } from '../engine/zone/types.js';
-import { pathSegments, readSampleRequest, type SampleRequest } from '../request/index.js';
+import { pathSegments, readSampleRequest } from '../request/index.js';
 import type { Store, TableName, ZoneRecord } from '../store/store.js';
 import { type ApiMessage, at, CODES, ServiceError } from './errors.js';
 import { BodyObject, childPlace, invalid, type Place, rootPlace } from './input.js';
+import { type BoundedResult, SIMULATE_ANSWER_BYTES } from './simulate-answer.js';
+import { InThreadRunner, type SimulationRunner } from './simulate-runner.js';
 import { zoneFileFromStore } from './zone-file.js';
 
 /**
  * `POST /zones/{zone_id}/simulate` (a cfrules extension, docs/api.md §12): which rules of the zone's stored
  * configuration fire on sample requests (docs/request.md), as the engine answers for the zone file that
- * `cfrules export zone` would write. The compiled zone is kept until the zone's configuration changes (not
- * in a StoreCache, which freezes what it keeps: a compiled zone is not plain data).
+ * `cfrules export zone` would write. The zone file is kept until the zone's configuration changes, and the
+ * runner keeps the zone it compiled from it under the same key.
  */
 
 export const SIMULATE_LIMITS = { requests: 100 } as const;
@@ -30,41 +29,51 @@ const ZONE_TABLES: readonly TableName[] = [
 
 const BODY_KEYS = ['request', 'requests', 'trace'];
 
-/** Compiled zones kept at once; past it the cache starts afresh (a service has few zones). */
-const MAX_COMPILED = 100;
+/** Zone files kept at once; past it the cache starts afresh (a service has few zones). */
+const MAX_ZONE_FILES = 100;
+
+export interface SimulateOptions {
+  /** Runs the jobs (a worker thread in the service as it ships; ./simulate-runner.ts). */
+  runner?: SimulationRunner;
+  /** The answer's budget in bytes of JSON (SIMULATE_ANSWER_BYTES by default). */
+  answerBytes?: number;
+}
 
 export class SimulateService {
-  private readonly compiled = new Map<string, CompiledZone>();
+  /** Each zone's file for the store's current generation, with its job key. */
+  private readonly zoneFiles = new Map<string, { key: string; file: unknown }>();
   private generation: number | undefined;
+  private readonly runner: SimulationRunner;
+  private readonly answerBytes: number;
 
-  constructor(private readonly store: Store) {}
-
-  /**
-   * Body `{"request": {...}}` → one SimulationResult; `{"requests": [...]}` (1 to 100) → an array, in
-   * order. `trace: false` leaves the traces out.
-   */
-  simulate(zone: ZoneRecord, body: unknown): SimulationResult | SimulationResult[] {
-    const { requests, single, trace } = readBody(body);
-    const compiled = this.compiledZone(zone);
-    const results = requests.map((request) => compiled.simulate(request, { trace }));
-    return single ? (results[0] as SimulationResult) : results;
+  constructor(
+    private readonly store: Store,
+    options: SimulateOptions = {},
+  ) {
+    this.runner = options.runner ?? new InThreadRunner();
+    this.answerBytes = options.answerBytes ?? SIMULATE_ANSWER_BYTES;
   }
 
-  private compiledZone(zone: ZoneRecord): CompiledZone {
-    const generation = this.store.generation(ZONE_TABLES);
-    if (generation !== this.generation) {
-      this.compiled.clear();
-      this.generation = generation;
-    }
-    const kept = this.compiled.get(zone.id);
-    if (kept) return kept;
-    const file = this.store.transaction((tx) => zoneFileFromStore(tx, zone));
-    const result = compileZone(file);
-    if (!result.ok) {
+  /**
+   * Body `{"request": {...}}` → one result; `{"requests": [...]}` (1 to 100) → an array, in order.
+   * `trace: false` leaves the traces out. The zone is compiled and the requests run by the runner, off
+   * the event loop; each result is kept within its share of the answer's budget (./simulate-answer.ts).
+   */
+  async simulate(zone: ZoneRecord, body: unknown): Promise<BoundedResult | BoundedResult[]> {
+    const { requests, single, trace } = readBody(body);
+    const { key, file } = this.zoneFile(zone);
+    const answer = await this.runner.run({
+      key,
+      zoneFile: file,
+      requests,
+      trace,
+      answerBytes: this.answerBytes,
+    });
+    if (!answer.ok) {
       // The service stores only what its checks accept, so this is the engine refusing a stored zone.
       throw new ServiceError(
         'bad-request',
-        result.problems.map(
+        answer.problems.map(
           (problem): ApiMessage =>
             at(
               CODES.zoneNotSimulable,
@@ -73,13 +82,31 @@ export class SimulateService {
         ),
       );
     }
-    if (this.compiled.size >= MAX_COMPILED) this.compiled.clear();
-    this.compiled.set(zone.id, result.zone);
-    return result.zone;
+    return single ? (answer.results[0] as BoundedResult) : answer.results;
+  }
+
+  close(): Promise<void> {
+    return this.runner.close();
+  }
+
+  private zoneFile(zone: ZoneRecord): { key: string; file: unknown } {
+    const generation = this.store.generation(ZONE_TABLES);
+    if (generation !== this.generation) {
+      this.zoneFiles.clear();
+      this.generation = generation;
+    }
+    let kept = this.zoneFiles.get(zone.id);
+    if (!kept) {
+      const file = this.store.transaction((tx) => zoneFileFromStore(tx, zone));
+      kept = { key: `${zone.id}@${generation}`, file };
+      if (this.zoneFiles.size >= MAX_ZONE_FILES) this.zoneFiles.clear();
+      this.zoneFiles.set(zone.id, kept);
+    }
+    return kept;
   }
 }
 
-function readBody(body: unknown): { requests: SampleRequest[]; single: boolean; trace: boolean } {
+function readBody(body: unknown): { requests: unknown[]; single: boolean; trace: boolean } {
   const root = rootPlace(CODES.invalidSimulation);
   const object = BodyObject.read(body, root, 'the request body');
   for (const key of Object.keys(object.rawValue())) {
@@ -118,10 +145,13 @@ function readBody(body: unknown): { requests: SampleRequest[]; single: boolean; 
   };
 }
 
-/** A sample request; its problems are reported each with its JSON pointer (`/requests/3/url`). */
-function readRequest(json: unknown, place: Place): SampleRequest {
+/**
+ * A sample request, checked (its problems reported each with its JSON pointer, `/requests/3/url`) and
+ * given back as the body had it: the runner reads it again where it runs.
+ */
+function readRequest(json: unknown, place: Place): unknown {
   const read = readSampleRequest(json);
-  if (read.ok) return read.request;
+  if (read.ok) return json;
   throw new ServiceError(
     'bad-request',
     read.problems.map((problem) => {

@@ -4,6 +4,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { buildApp } from '../../src/http/app.js';
 import { applyConfig, readConfig } from '../../src/service/setup.js';
+import type { SimulateOptions } from '../../src/service/simulate.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/store.js';
 
@@ -73,13 +74,14 @@ export interface Envelope {
   result_info?: { page: number; per_page: number; count: number; total_count: number; total_pages: number };
 }
 
-export function harness(options: { bodyLimit?: number } = {}): Harness {
+export function harness(options: HarnessOptions = {}): Harness {
   const store = openSqliteStore(':memory:');
   applyConfig(store, readConfig(CONFIG));
   const internalErrors: unknown[] = [];
   const app = buildApp({
     store,
     bodyLimit: options.bodyLimit,
+    simulate: options.simulate,
     reportError: (error) => internalErrors.push(error),
   });
   return {
@@ -102,16 +104,18 @@ export function harness(options: { bodyLimit?: number } = {}): Harness {
   };
 }
 
+export interface HarnessOptions {
+  bodyLimit?: number;
+  simulate?: SimulateOptions;
+}
+
 export const zonePath = (zone: string, rest = '') => `/client/v4/zones/${zone}${rest}`;
 
 /**
  * A fresh harness for every test of the file, handed to `assign`; after each test, checks that the service
  * reported no internal error, and closes it.
  */
-export function freshHarnessPerTest(
-  assign: (h: Harness) => void,
-  options: { bodyLimit?: number } = {},
-): void {
+export function freshHarnessPerTest(assign: (h: Harness) => void, options: HarnessOptions = {}): void {
   let current: Harness;
   beforeEach(() => {
     current = harness(options);

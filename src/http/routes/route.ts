@@ -6,8 +6,11 @@ import type { Access, Product } from '../../service/permissions.js';
 import type { ZoneRecord } from '../../store/store.js';
 import { type Envelope, failure } from '../envelope.js';
 
-/** A handler's answer: the envelope, or `NO_CONTENT` for Cloudflare's bodiless 204 (deleting a ruleset). */
-export type Handler = (request: FastifyRequest) => Envelope | typeof NO_CONTENT;
+/**
+ * A handler's answer: the envelope, or `NO_CONTENT` for Cloudflare's bodiless 204 (deleting a ruleset), or
+ * the envelope to come for work done off the event loop.
+ */
+export type Handler = (request: FastifyRequest) => Envelope | typeof NO_CONTENT | Promise<Envelope>;
 export const NO_CONTENT = Symbol('204 No Content');
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
@@ -52,14 +55,20 @@ export function resource(
   app.cfrulesResources?.push({ pattern: patternOf(`${app.prefix}${url}`), allowed });
   for (const method of allowed) {
     const handler = handlers[method] as Handler;
-    // Synchronous (the services are): Fastify sends what a throw carries to the error handler all the same,
-    // and an `async` handler costs a promise per request.
+    // Synchronous (the services are, but simulate): Fastify sends what a throw carries to the error handler
+    // all the same, and an `async` handler costs a promise per request.
     app.route({
       method,
       url,
       handler: (request, reply) => {
         const answer = handler(request);
-        if (answer === NO_CONTENT) reply.status(204).send();
+        // A service that runs its work off the event loop (simulate) answers later.
+        if (answer instanceof Promise)
+          answer.then(
+            (value) => reply.send(value),
+            (error) => reply.send(error),
+          );
+        else if (answer === NO_CONTENT) reply.status(204).send();
         else reply.send(answer);
       },
     });

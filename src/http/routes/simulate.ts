@@ -18,7 +18,7 @@ export function simulateRoutes(app: FastifyInstance, { auth, simulate }: Service
         'zone_waf:read',
         'page_rules:read',
       );
-      return success(simulate.simulate(zone, request.body));
+      return simulate.simulate(zone, request.body).then((result) => success(result));
     },
   });
 }
