@@ -54,6 +54,7 @@ import { buildPrefilter, type Check, INDEX_NEEDLES, type Prefilter } from './pre
 import { cacheStats, type RegexCacheStats, re2Match, type Slot, setCapacity } from './re2/cache.js';
 import { type Representation, type Translation, translate } from './re2/translate.js';
 import { byteOffset, decodeWithMarkers, encodeWithMarkers } from './re2/utf8.js';
+import { requiredBytes } from './required-bytes.js';
 import { RegexSyntaxError } from './syntax/errors.js';
 import { countCaptures, UnsupportedRegexError } from './syntax/flags.js';
 import { parsedPattern } from './syntax/parser.js';
@@ -147,17 +148,27 @@ export function describeRegex(pattern: string): {
 /**
  * The literals every match of a `matches` pattern (valid per checkRegex) contains, for an index of rules:
  * the prefilter's; or, when it has none, the same analysis with up to INDEX_NEEDLES needles per set (an
- * index looks for all of them in one pass, where the prefilter calls indexOf for each), worked out once.
+ * index looks for all of them in one pass, where the prefilter calls indexOf for each). When the best of
+ * these is a single letter or digit, which nearly every value holds, and every match holds one of a few
+ * punctuation bytes (./required-bytes.ts), those bytes come first. Worked out once per pattern.
  */
 export function regexPrefilter(pattern: string): Prefilter {
   const plan = planOf(pattern);
-  if (plan.prefilter.checks.length > 0) return plan.prefilter;
-  plan.indexPrefilter ??= buildPrefilter(
-    parsedPattern(decodeBinary(pattern)),
-    plan.representation,
-    INDEX_NEEDLES,
-  );
+  plan.indexPrefilter ??= indexPrefilterOf(plan);
   return plan.indexPrefilter;
+}
+
+function indexPrefilterOf(plan: Plan): Prefilter {
+  const literals =
+    plan.prefilter.checks.length > 0
+      ? plan.prefilter
+      : buildPrefilter(parsedPattern(decodeBinary(plan.pattern)), plan.representation, INDEX_NEEDLES);
+  const first = literals.checks[0];
+  if (first && !first.needles.some((needle) => /^[a-z0-9]$/i.test(needle.text))) return literals;
+  const bytes = requiredBytes(parsedPattern(decodeBinary(plan.pattern)));
+  if (!bytes) return literals;
+  const needles = bytes.map((byte) => ({ text: String.fromCharCode(byte), folded: false, loose: false }));
+  return { checks: [{ place: 'anywhere', needles }, ...literals.checks], complete: false };
 }
 
 function planOf(pattern: string): Plan {

@@ -154,6 +154,10 @@ function conditionOfElements(node: TypedExpression, popularity: Popularity): Con
         folded: true,
       }));
     }
+    // A call of a function of the list (waf_calls) needs its opening parenthesis.
+    if (call.name === 'waf_calls') return [{ kind: 'text', value, literal: '(', place: 'anywhere' }];
+    // Captures compared (waf_captures_equal) are those of a match: the regex's literals.
+    if (call.name === 'waf_captures_equal') return regexLiterals(value, literal.value);
     const place = PLACES[call.name];
     return place && literal.value !== ''
       ? [{ kind: 'text', value, literal: literal.value, place }]
@@ -182,6 +186,7 @@ function narrowest(conditions: Condition[], popularity: Popularity): Condition {
  * value many rules test (the zone's own host) broad too.
  */
 function breadthOf(atom: Atom, popularity: Popularity): number {
+  if (holdsAlmostAlways(atom)) return Number.POSITIVE_INFINITY;
   const popular = (key: string) => popularity.get(key) ?? 1;
   if (atom.kind === 'equals')
     return atom.values.reduce((sum, value) => sum + popular(`equals|${atom.value.key}|${value}`), 0);
@@ -191,6 +196,14 @@ function breadthOf(atom: Atom, popularity: Popularity): number {
     popular(`text|${atom.value.key}|${atom.literal}`)
   );
 }
+
+/**
+ * A literal of one letter or digit anywhere in a value (a regex's needles can come down to that:
+ * `\b(?:a|d…)`): nearly every request has one, so indexing it costs a look-up per occurrence and spares
+ * no rule. A conjunction looks for a narrower condition among its other operands.
+ */
+export const holdsAlmostAlways = (atom: Atom): boolean =>
+  atom.kind === 'text' && atom.place === 'anywhere' && /^[a-z0-9]$/i.test(atom.literal);
 
 /** Every disjunct needs a condition, or the disjunction has none. */
 function union(conditions: Condition[]): Condition {

@@ -4,7 +4,7 @@ import { TextScanner } from '../../eval/text-scan.js';
 import type { IpAddress, IpRange } from '../../scheme/ip.js';
 import { asciiLower, type Value } from '../../scheme/values.js';
 import type { RuleMatcher } from '../matcher.js';
-import { type Atom, conditionOf, countTestedValues, piecesOf, type Tested } from './condition.js';
+import { conditionOf, countTestedValues, holdsAlmostAlways, piecesOf, type Tested } from './condition.js';
 import { IpIndex } from './ip-index.js';
 
 /**
@@ -199,14 +199,6 @@ interface TextEntry {
   literal: string;
   use: TextUse;
 }
-
-/**
- * A literal of one letter or digit anywhere in a value (a regex's needles can come down to that:
- * `\b(?:a|d…)`): nearly every request has one, so indexing it costs a look-up per occurrence and spares
- * no rule.
- */
-const holdsAlmostAlways = (atom: Atom): boolean =>
-  atom.kind === 'text' && atom.place === 'anywhere' && /^[a-z0-9]$/i.test(atom.literal);
 
 /** A Bytes value, or each Bytes element of an array value. */
 function forEachText(value: Value | undefined, visit: (text: string) => void): void {

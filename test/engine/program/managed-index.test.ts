@@ -94,6 +94,20 @@ describe('the managed rulesets through the indexed program', () => {
     }
   });
 
+  it('runs the command-injection and PHP-call rules only for values with their punctuation', () => {
+    const rules = [...compiledRules(cloudflareManagedRuleset), ...compiledRules(owaspCoreRuleset)];
+    const numbered = (prefix: string) => rules.findIndex(({ rule }) => rule.description.startsWith(prefix));
+    // Letters interleaved with quotes leave no literal longer than a letter: the separators stand in.
+    const commands = numbered('932230');
+    // A PHP function is called with "(".
+    const phpCalls = numbered('933151');
+    const candidates = (url: string) => indexed.candidates?.(contextOf({ url })) as Uint8Array;
+    const ordinary = candidates('https://e.example/item?id=12345&lang=en-US&ref=spring-sale');
+    expect([ordinary[commands], ordinary[phpCalls]]).toEqual([0, 0]);
+    const attack = candidates('https://e.example/item?id=1;c%22at%20/etc/passwd&f=system(1)');
+    expect([attack[commands], attack[phpCalls]]).toEqual([1, 1]);
+  });
+
   it('agrees with running every rule on random requests built from attack payloads', () => {
     fc.assert(
       fc.property(
