@@ -83,9 +83,12 @@ export function filesUnder(io: CliIo, path: string, extensions: readonly string[
   const walk = (directory: string, depth: number) => {
     // A symbolic link back to a parent would recurse forever.
     if (depth > MAX_DEPTH)
-      throw new UsageError(`cannot read ${directory}: more than ${MAX_DEPTH} directories deep`, {
-        file: directory,
-      });
+      throw new UsageError(
+        `cannot read ${directory}: more than ${MAX_DEPTH} directories deep (a symbolic link to a parent directory?)`,
+        {
+          file: directory,
+        },
+      );
     const entries = [...(io.listDirectory?.(directory) ?? [])].sort(byCodeUnit);
     for (const entry of entries) {
       const child = `${directory.replace(/\/+$/, '')}/${entry}`;

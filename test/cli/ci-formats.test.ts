@@ -2,6 +2,8 @@
 // the format asked for, SARIF logs have SARIF 2.1.0's shape, and -f DIR / test DIR read directories. In-process,
 // on files written here.
 import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/command.js';
+import { filesUnder } from '../../src/cli/files.js';
 import { run, runAwaited } from './in-process.js';
 
 type Json = Record<string, unknown>;
@@ -379,6 +381,15 @@ describe('directories', () => {
       't/a/c.test.yaml',
       't/b.test.yaml',
     ]);
+  });
+
+  it('a directory that contains itself (a symbolic link to a parent) is a usage error, not a crash', () => {
+    // Every directory holds `up`, a directory: what a link to `..` looks like to a walker that follows links.
+    const io = { listDirectory: () => ['up'] } as unknown as Parameters<typeof filesUnder>[0];
+    expect(() => filesUnder(io, 'rules', ['.txt'])).toThrowError(UsageError);
+    expect(() => filesUnder(io, 'rules', ['.txt'])).toThrowError(
+      /^cannot read rules(\/up){65}: more than 64 directories deep \(a symbolic link to a parent directory\?\)$/,
+    );
   });
 
   it('test DIR without a test file is a usage error, in the format asked for', () => {
