@@ -127,13 +127,16 @@ export function asksForHelp(args: readonly string[], specs: OptionSpecs | undefi
   return scan(args, specs).help;
 }
 
-/** Whether `args` ask for JSON output (`--format json`, in any case), even if they are wrong otherwise. */
-export function wantsJson(args: readonly string[], specs: OptionSpecs | undefined): boolean {
-  if (!specs?.format) return false;
+/**
+ * The format `args` ask for (the last `--format`, trimmed and in lower case, as `choice` reads it), even if
+ * they are wrong otherwise; undefined without one.
+ */
+export function requestedFormat(args: readonly string[], specs: OptionSpecs | undefined): string | undefined {
+  if (!specs?.format) return undefined;
   const formats = scan(args, specs).tokens.flatMap((t) =>
     t.kind === 'option' && t.name === 'format' ? [t.value] : [],
   );
-  return formats.at(-1)?.trim().toLowerCase() === 'json';
+  return formats.at(-1)?.trim().toLowerCase();
 }
 
 /** Parses a command's arguments; a mistake is a UsageError. A repeated single-valued option keeps the last. */

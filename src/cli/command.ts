@@ -22,11 +22,34 @@ export interface Command {
   /** Its options, when it parses them with ./args.ts (which tells `-e -h` from a request for help). */
   options?: OptionSpecs;
   /**
+   * The values its `--format` accepts, when it has that option: a usage error is reported in the one asked
+   * for when it is a machine format (./failure-report.ts). Absent: JSON only.
+   */
+  formats?: readonly string[];
+  /**
    * Returns the process exit code: 0 success, 1 findings (syntax errors, check failures), 2 usage errors;
    * a long-running command (serve) returns it when it stops.
    */
   run: (args: string[], io: CliIo) => number | Promise<number>;
 }
 
-/** A mistake in the command line itself (unknown option, missing argument): exit code 2. */
-export class UsageError extends Error {}
+/** The file a usage error is about, and where in it when that is known (line 1-based, column in UTF-8 bytes). */
+export interface ErrorLocation {
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * A mistake in the command line itself (unknown option, missing argument) or in an input it names (a file
+ * that cannot be read, JSON of an unknown shape): exit code 2. `location` names the file, so that a CI
+ * format can point at it.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly location?: ErrorLocation,
+  ) {
+    super(message);
+  }
+}

@@ -1,5 +1,7 @@
 import { spanOf } from '../lang/position.js';
-import { type CliIo, UsageError } from './command.js';
+import { type CliIo, type ErrorLocation, UsageError } from './command.js';
+
+type Position = Required<Omit<ErrorLocation, 'file'>>;
 
 /**
  * Every command reads its files (expressions, rule files, requests, lists) through these helpers, so a
@@ -24,7 +26,9 @@ export function readInputFile(io: CliIo, path: string, readStdin: () => string):
     return io.readFile(path);
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    throw new UsageError(`cannot read ${path}: ${(code && reasons[code]) ?? code ?? message}`);
+    throw new UsageError(`cannot read ${path}: ${(code && reasons[code]) ?? code ?? message}`, {
+      file: path,
+    });
   }
 }
 
@@ -38,22 +42,78 @@ export function stdinReader(io: CliIo): () => string {
   };
 }
 
-/** Parses the JSON of the input `name`; malformed JSON is a usage error that says where. */
-export function parseJsonInput(name: string, text: string): unknown {
+/**
+ * Parses the JSON of the input `name` (read from the file `file`, if it is one); malformed JSON is a usage
+ * error that says where.
+ */
+export function parseJsonInput(name: string, text: string, file?: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${name} is not valid JSON: ${jsonErrorMessage(text, error as Error)}`);
+    const { message, position } = jsonError(text, error as Error);
+    throw new UsageError(
+      `${name} is not valid JSON: ${message}`,
+      file === undefined ? undefined : { file, ...position },
+    );
   }
 }
 
-/** V8 reports JSON errors by offset; say the line and column too. */
-function jsonErrorMessage(text: string, error: Error): string {
+/**
+ * V8 reports JSON errors by offset (newer versions add the line and column): say the line and column, in
+ * UTF-8 bytes as everywhere in cfrules.
+ */
+function jsonError(text: string, error: Error): { message: string; position?: Position } {
   const match = /at position (\d+)/.exec(error.message);
-  if (!match || /line \d+/.test(error.message)) return error.message;
+  if (!match) return { message: error.message };
   const { line, column } = spanOf(text, Number(match[1]), Number(match[1]));
-  return `${error.message} (line ${line}, column ${column})`;
+  const position = { line, column };
+  if (/line \d+/.test(error.message)) return { message: error.message, position };
+  return { message: `${error.message} (line ${line}, column ${column})`, position };
 }
+
+/**
+ * The files under the directory `path` whose names end with one of `extensions` (`.json`), at any depth,
+ * in a stable order (names sorted by code unit, each directory's files where its name sorts); undefined
+ * when `path` is not a directory. `node_modules` and directories whose names start with `.` (`.git`) are
+ * skipped: they hold other people's files.
+ */
+export function filesUnder(io: CliIo, path: string, extensions: readonly string[]): string[] | undefined {
+  if (path === '-' || io.listDirectory?.(path) === undefined) return undefined;
+  const files: string[] = [];
+  const walk = (directory: string, depth: number) => {
+    // A symbolic link back to a parent would recurse forever.
+    if (depth > MAX_DEPTH)
+      throw new UsageError(
+        `cannot read ${directory}: more than ${MAX_DEPTH} directories deep (a symbolic link to a parent directory?)`,
+        {
+          file: directory,
+        },
+      );
+    const entries = [...(io.listDirectory?.(directory) ?? [])].sort(byCodeUnit);
+    for (const entry of entries) {
+      const child = `${directory.replace(/\/+$/, '')}/${entry}`;
+      if (io.listDirectory?.(child) !== undefined) {
+        if (entry !== 'node_modules' && !entry.startsWith('.')) walk(child, depth + 1);
+      } else if (extensions.some((extension) => entry.toLowerCase().endsWith(extension))) {
+        files.push(child);
+      }
+    }
+  };
+  walk(path, 0);
+  return files;
+}
+
+const MAX_DEPTH = 64;
+
+/** The usage error of a directory that holds none of the files a command reads. */
+export function noFilesUnder(path: string, extensions: readonly string[]): UsageError {
+  const names =
+    extensions.length > 1 ? `${extensions.slice(0, -1).join(', ')} or ${extensions.at(-1)}` : extensions[0];
+  return new UsageError(`${path} holds no ${names} file`, { file: path });
+}
+
+/** Plain code-unit order: the same on every machine, whatever its locale. */
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Editors end files with a newline; it is not part of the expression. */
 export function stripFinalNewline(text: string): string {

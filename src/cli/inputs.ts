@@ -3,7 +3,7 @@ import { escapeControlCharacters } from '../lang/escape.js';
 import { parse } from '../lang/parse.js';
 import type { Token } from './args.js';
 import { type CliIo, UsageError } from './command.js';
-import { readInputFile, stdinReader, stripFinalNewline } from './files.js';
+import { filesUnder, noFilesUnder, readInputFile, stdinReader, stripFinalNewline } from './files.js';
 import { formatFinding } from './report.js';
 import { type ExpressionEntry, expressionEntry, isJsonText, readRuleFile } from './rule-files.js';
 
@@ -30,20 +30,35 @@ export interface InputDocument {
   single: boolean;
 }
 
+/** What `--file DIR` reads in a directory: the two kinds of rules file, text and JSON. */
+export const RULE_FILE_EXTENSIONS = ['.txt', '.json'] as const;
+
 /**
  * Reads every input, in command-line order, before any is used: a file that cannot be read (or JSON that
- * cfrules does not understand) stops the command before it reports anything.
+ * cfrules does not understand) stops the command before it reports anything. A `--file` that is a directory
+ * stands for its rules files (`filesUnder`); one without any is a usage error, or with `emptyDirectories`
+ * an input without expressions (validate's `--allow-empty` decides).
  */
 export function readInputs(
   sources: InputSource[],
   io: CliIo,
   kind: 'filter' | 'rewrite',
   readStdin = stdinReader(io),
+  emptyDirectories = false,
 ): InputDocument[] {
   const literal = (source: InputSource) => source.type === 'expression' && source.value !== '-';
   const numbered = sources.filter(literal).length > 1;
   let n = 0;
-  return sources.map((source): InputDocument => {
+  const expanded = sources.flatMap((source): (InputSource | InputDocument)[] => {
+    if (source.type !== 'rule-file') return [source];
+    const files = filesUnder(io, source.value, RULE_FILE_EXTENSIONS);
+    if (files === undefined) return [source];
+    if (files.length > 0) return files.map((file) => ({ type: 'rule-file', value: file }));
+    if (!emptyDirectories) throw noFilesUnder(source.value, RULE_FILE_EXTENSIONS);
+    return [{ name: source.value, path: source.value, text: '', entries: [], single: false }];
+  });
+  return expanded.map((source): InputDocument => {
+    if (!('type' in source)) return source;
     if (literal(source)) {
       n++;
       const name = numbered ? `<expression ${n}>` : '<expression>';

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { escapeControlCharacters } from '../lang/escape.js';
 import { VERSION } from '../version.js';
-import { asksForHelp, usageMessage, wantsJson } from './args.js';
+import { asksForHelp, requestedFormat, usageMessage } from './args.js';
 import { type CliIo, type Command, UsageError } from './command.js';
+import { alsoAsText, FAILURE_FORMATS, type FailureFormat, renderFailure } from './failure-report.js';
 
 /** A command as the command list knows it: its module is loaded only when it runs. */
 export interface CommandEntry {
@@ -136,10 +137,13 @@ function runCommand(command: Command, name: string, args: string[], io: CliIo): 
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (!(error instanceof UsageError || code.startsWith('ERR_PARSE_ARGS'))) throw error;
     const message = error instanceof UsageError ? error.message : usageMessage((error as Error).message);
-    if (wantsJson(args, command.options)) {
-      // A program reading the JSON report gets a JSON document for this failure too.
-      io.stdout(`${JSON.stringify({ ok: false, error: { kind: 'usage', message } }, null, 2)}\n`);
-    } else {
+    // A program or CI system reading the report gets this failure in the report's format too.
+    const format = failureFormat(args, command);
+    if (format !== undefined) {
+      const location = error instanceof UsageError ? error.location : undefined;
+      io.stdout(renderFailure(format, { command: command.name, message, location }));
+    }
+    if (format === undefined || alsoAsText(format)) {
       io.stderr(
         `cfrules ${name}: ${escapeControlCharacters(message)}\nRun 'cfrules ${name} --help' for usage.\n`,
       );
@@ -152,6 +156,16 @@ function runCommand(command: Command, name: string, args: string[], io: CliIo): 
   } catch (error) {
     return failed(error);
   }
+}
+
+/**
+ * The machine format a failing command line asked for, if any: its `--format` (the last one), when the
+ * command accepts that value (JSON alone for a command that does not list its formats).
+ */
+function failureFormat(args: readonly string[], command: Command): FailureFormat | undefined {
+  const format = requestedFormat(args, command.options);
+  const accepted = command.formats ?? ['json'];
+  return FAILURE_FORMATS.find((known) => known === format && accepted.includes(known));
 }
 
 export const processIo: CliIo = {

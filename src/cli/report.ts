@@ -1,8 +1,12 @@
+import { LINTS, type LintCode } from '../check/lints.js';
+import { CODES, type Layer, MESSAGES, type MessageId, templateText } from '../lang/catalogue.js';
 import { type Diagnostic, formatDiagnostic, type Severity } from '../lang/diagnostics.js';
 import { escapeControlCharacters } from '../lang/escape.js';
 import type { CliIo } from './command.js';
+import { escapeData, escapeProperty } from './github.js';
 import { plural } from './plural.js';
 import type { ExpressionEntry, Position } from './rule-files.js';
+import { type SarifLevel, type SarifRun, sarifLog, utf16Column } from './sarif.js';
 
 /** The outcome of validating one expression (and, for JSON files, the rule object around it). */
 export interface CheckedExpression {
@@ -49,7 +53,7 @@ export interface Summary {
   allowEmpty: boolean;
 }
 
-export const FORMATS = ['text', 'json', 'github'] as const;
+export const FORMATS = ['text', 'json', 'github', 'sarif'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface ReportOptions {
@@ -57,6 +61,8 @@ export interface ReportOptions {
   quiet: boolean;
   /** ANSI colours in the text format. */
   color: boolean;
+  /** The text of a line of a file (SARIF counts columns in UTF-16 code units, cfrules in UTF-8 bytes). */
+  lineText?: (path: string, line: number) => string | undefined;
 }
 
 export function summarize(
@@ -98,6 +104,7 @@ export function render(
   const shown = (d: Diagnostic) => !options.quiet || d.severity === 'error';
   if (format === 'json') return renderJson(results, summary, shown);
   if (format === 'github') return renderGithub(results, summary, shown, options);
+  if (format === 'sarif') return renderSarif(results, summary, shown, options);
   return renderText(results, summary, shown, options);
 }
 
@@ -268,15 +275,53 @@ function jsonRuleFinding(finding: RuleFinding) {
   };
 }
 
-/**
- * GitHub's workflow-command escaping: data escapes `%`, CR and LF; properties also `:` and `,`. The log
- * shows the commands on a terminal-like page, so control characters are escaped first.
- */
-export const escapeData = (text: string) =>
-  escapeControlCharacters(text).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-export const escapeProperty = (text: string) => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-
 const githubCommands: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
+
+/** A finding as the CI formats show it: where it is in the input, and its text with the hint. */
+interface LocatedFinding {
+  entry: ExpressionEntry;
+  severity: Severity;
+  code: string;
+  from: Position;
+  to: Position;
+  text: string;
+}
+
+/** Every finding shown, diagnostics and rule objects' problems, in report order. */
+function locatedFindings(results: CheckedExpression[], shown: (d: Diagnostic) => boolean): LocatedFinding[] {
+  return results.flatMap(({ entry, diagnostics, ruleFindings = [] }) => [
+    ...diagnostics.filter(shown).map((diagnostic) => ({
+      entry,
+      severity: diagnostic.severity,
+      code: diagnostic.code,
+      from: entry.locate(diagnostic.span.start),
+      to: entry.locate(Math.max(diagnostic.span.start, diagnostic.span.end)),
+      text: diagnostic.message + (diagnostic.hint ? `\nhint: ${diagnostic.hint}` : ''),
+    })),
+    ...ruleFindings.map((finding) => ({
+      entry,
+      severity: 'error' as const,
+      code: finding.code,
+      from: finding.position,
+      to: finding.position,
+      text: ruleFindingText(finding),
+    })),
+  ]);
+}
+
+/**
+ * The message of a finding where it is shown on a file: the rule first, for JSON files. Without a file
+ * (an argument, standard input) it cannot point anywhere: the input and position come first.
+ */
+function locatedMessage({ entry, from, text }: LocatedFinding): string {
+  let message = entry.path === undefined ? `${entry.source}:${from.line}:${from.column}: ` : '';
+  const label = ruleLabel(entry);
+  if (label) message += `${label}: `;
+  return message + text;
+}
+
+/** An input without expressions, named as the CI formats name it: a file, or `<stdin>` in the message. */
+const emptyInputFile = (name: string): string | undefined => (name.startsWith('<') ? undefined : name);
 
 function renderGithub(
   results: CheckedExpression[],
@@ -285,42 +330,101 @@ function renderGithub(
   options: ReportOptions,
 ): string {
   let out = '';
-  const annotate = (
-    entry: ExpressionEntry,
-    severity: Severity,
-    code: string,
-    [from, to]: [Position, Position],
-    text: string,
-  ) => {
+  for (const finding of locatedFindings(results, shown)) {
+    const { entry, from, to } = finding;
     const properties = [
       ...(entry.path === undefined ? [] : [`file=${escapeProperty(entry.path)}`]),
       `line=${from.line}`,
       `col=${from.column}`,
       `endLine=${to.line}`,
       `endColumn=${to.column}`,
-      `title=${escapeProperty(`cfrules ${code}`)}`,
+      `title=${escapeProperty(`cfrules ${finding.code}`)}`,
     ];
-    // Without a file the annotation cannot point anywhere: name the input in the message instead.
-    let message = entry.path === undefined ? `${entry.source}:${from.line}:${from.column}: ` : '';
-    const label = ruleLabel(entry);
-    if (label) message += `${label}: `;
-    out += `::${githubCommands[severity]} ${properties.join(',')}::${escapeData(message + text)}\n`;
-  };
-  for (const { entry, diagnostics, ruleFindings = [] } of results) {
-    for (const diagnostic of diagnostics.filter(shown)) {
-      const from = entry.locate(diagnostic.span.start);
-      const to = entry.locate(Math.max(diagnostic.span.start, diagnostic.span.end));
-      const hint = diagnostic.hint ? `\nhint: ${diagnostic.hint}` : '';
-      annotate(entry, diagnostic.severity, diagnostic.code, [from, to], diagnostic.message + hint);
-    }
-    for (const finding of ruleFindings)
-      annotate(entry, 'error', finding.code, [finding.position, finding.position], ruleFindingText(finding));
+    out += `::${githubCommands[finding.severity]} ${properties.join(',')}::${escapeData(locatedMessage(finding))}\n`;
   }
   for (const name of summary.emptyInputs) {
-    const where = name.startsWith('<') ? '' : `file=${escapeProperty(name)},`;
-    const message = `${where ? '' : `${name}: `}${emptyInputMessage}`;
+    const file = emptyInputFile(name);
+    const where = file === undefined ? '' : `file=${escapeProperty(file)},`;
+    const message = `${file === undefined ? `${name}: ` : ''}${emptyInputMessage}`;
     out += `::${summary.allowEmpty ? 'warning' : 'error'} ${where}title=cfrules empty-input::${escapeData(message)}\n`;
   }
   if (options.quiet) return out + warningLimitLine(summary);
   return out + summaryLine(summary) + warningLimitLine(summary);
 }
+
+const sarifLevels: Record<Severity, SarifLevel> = { error: 'error', warning: 'warning', info: 'note' };
+
+/**
+ * SARIF: a result per finding, located in its file with SARIF's UTF-16 columns (converted from cfrules'
+ * UTF-8 ones on the line's text), and one per input without expressions; too many warnings is a
+ * notification of the run. Findings of expressions given as arguments have no location.
+ */
+function renderSarif(
+  results: CheckedExpression[],
+  summary: Summary,
+  shown: (d: Diagnostic) => boolean,
+  options: ReportOptions,
+): string {
+  const column = (path: string, position: Position) => {
+    const line = options.lineText?.(path, position.line);
+    return line === undefined ? position.column : utf16Column(line, position.column);
+  };
+  const sarifResults: SarifRun['results'] = locatedFindings(results, shown).map((finding) => {
+    const { entry, from, to } = finding;
+    const path = entry.path;
+    const location = path && {
+      file: path,
+      region: {
+        startLine: from.line,
+        startColumn: column(path, from),
+        endLine: to.line,
+        endColumn: column(path, to),
+      },
+    };
+    return {
+      ruleId: finding.code,
+      level: sarifLevels[finding.severity],
+      message: locatedMessage(finding),
+      ...(location ? { location } : {}),
+    };
+  });
+  for (const name of summary.emptyInputs) {
+    const file = emptyInputFile(name);
+    sarifResults.push({
+      ruleId: 'empty-input',
+      level: summary.allowEmpty ? 'warning' : 'error',
+      message: `${file === undefined ? `${name}: ` : ''}${emptyInputMessage}`,
+      ...(file === undefined ? {} : { location: { file } }),
+    });
+  }
+  const limit = warningLimitLine(summary).trim();
+  return sarifLog({
+    results: sarifResults,
+    describe: describeCode,
+    notifications: limit ? [{ level: 'error', message: limit }] : [],
+    executionSuccessful: true,
+  });
+}
+
+/** What a code of `cfrules validate` is about, in a few words, for SARIF's rule descriptions. */
+export function describeCode(code: string): string {
+  if (code === 'empty-input') return 'An input holds no expression';
+  if (code in LINTS) return `Lint: ${LINTS[code as LintCode]}`;
+  const known = (CODES as Record<string, { layer: Layer; messages: readonly MessageId[] }>)[code];
+  const words = code.replaceAll('-', ' ');
+  if (!known) return `The API refuses the rule: ${words}`;
+  // A code with one fixed message says it best; the others are named by their code.
+  const [only, ...others] = known.messages;
+  const message = only !== undefined && others.length === 0 ? templateText(MESSAGES[only]) : undefined;
+  const what = message !== undefined && !message.includes('{') ? message : words;
+  return `${layerWords[known.layer]}: ${what}`;
+}
+
+const layerWords: Record<Layer, string> = {
+  parser: 'Syntax error',
+  checker: 'Type error',
+  profile: 'Not allowed in this plan or phase',
+  lint: 'Lint',
+  input: 'Input error',
+  compile: 'Cannot be evaluated',
+};

@@ -114,11 +114,11 @@ const expectedShapes =
 
 /** Extracts the expressions of filters, firewall rules or a ruleset, as the Cloudflare API shows them. */
 function readJsonFile(name: string, path: string | undefined, text: string, bom: number): ExpressionEntry[] {
-  const document = parseJsonInput(name, text.slice(bom)) as Json;
+  const document = parseJsonInput(name, text.slice(bom), path) as Json;
   const strings = new JsonStrings(text.slice(bom), bom);
   const entries: ExpressionEntry[] = [];
   const fail: (what: string) => never = (what) => {
-    throw new UsageError(`${name}: ${what}`);
+    throw new UsageError(`${name}: ${what}`, path === undefined ? undefined : { file: path });
   };
   const add = (expression: string, kind: 'filter' | 'rewrite', field: string, about: RuleInfo) => {
     const object: RuleObject | undefined =

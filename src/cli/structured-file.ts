@@ -23,8 +23,11 @@ export function parseStructured(name: string, text: string): StructuredFile {
   return isYamlPath(name) ? parseYaml(name, text) : parseJson(name, text);
 }
 
+/** The file `name` is, when it is one (`-` is standard input). */
+const fileOf = (name: string): string | undefined => (name === '-' ? undefined : name);
+
 function parseJson(name: string, text: string): StructuredFile {
-  const value = parseJsonInput(name, text);
+  const value = parseJsonInput(name, text, fileOf(name));
   return {
     name,
     value,
@@ -42,7 +45,11 @@ function parseYaml(name: string, text: string): StructuredFile {
   const error = document.errors[0];
   if (error) {
     const line = lines.linePos(error.pos[0]).line;
-    throw new UsageError(`${name} is not valid YAML (line ${line}): ${error.message.split('\n')[0]}`);
+    const file = fileOf(name);
+    throw new UsageError(
+      `${name} is not valid YAML (line ${line}): ${error.message.split('\n')[0]}`,
+      file === undefined ? undefined : { file, line },
+    );
   }
   return {
     name,

@@ -77,6 +77,8 @@ describe('cfrules command line', () => {
           message: expect.stringMatching(
             /^cannot read missing.json: no such file$|^unknown option '--bogus'$/,
           ),
+          // The file a usage error is about, when there is one.
+          ...(argv[0] === 'eval' ? { file: 'missing.json' } : {}),
         },
       });
     }

@@ -19,6 +19,21 @@ export function run(
   stdin = '',
   terminal: Pick<CliIo, 'isTTY'> = {},
 ): InProcessRun {
+  const result = start(argv, files, stdin, terminal);
+  return { code: result.code as number, ...result.output(), files };
+}
+
+/**
+ * `run` for commands that may load a module before they answer (validate with JSON rule objects loads the
+ * service's checks): waits for the exit code.
+ */
+export async function runAwaited(argv: string[], files: Record<string, string> = {}): Promise<InProcessRun> {
+  const result = start(argv, files, '', {});
+  const code = await result.code;
+  return { code, ...result.output(), files };
+}
+
+function start(argv: string[], files: Record<string, string>, stdin: string, terminal: Pick<CliIo, 'isTTY'>) {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
@@ -47,6 +62,6 @@ export function run(
     readStdin: () => stdin,
     ...terminal,
   };
-  const code = runCli(argv, io) as number;
-  return { code, stdout, stderr, files };
+  const code = runCli(argv, io);
+  return { code, output: () => ({ stdout, stderr }) };
 }

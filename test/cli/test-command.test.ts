@@ -190,7 +190,7 @@ describe('cfrules test', () => {
     it('no file, or an unknown format', () => {
       expect(run(['test']).code).toBe(2);
       expect(run(['test', '--format', 'xml', 'tests/rules.test.yaml'], files(passing)).stderr).toContain(
-        "unknown format 'xml': expected one of text, json, junit, github",
+        "unknown format 'xml': expected one of text, json, junit, github, sarif",
       );
     });
   });

@@ -584,7 +584,10 @@ describe.concurrent('cfrules validate: usage errors (exit 2, nothing checked, no
       ['--phase', 'http_request_nope', 'ssl'],
       /^cfrules validate: unknown phase 'http_request_nope': expected one of firewall_rules, .*http_request_firewall_custom/,
     );
-    await usageError(['--format', 'xml', 'ssl'], "unknown format 'xml': expected one of text, json, github");
+    await usageError(
+      ['--format', 'xml', 'ssl'],
+      "unknown format 'xml': expected one of text, json, github, sarif",
+    );
     await usageError(['--max-warnings', 'many', 'ssl'], "--max-warnings expects a whole number, got 'many'");
     await usageError(['--max-warnings=-1', 'ssl'], "--max-warnings expects a whole number, got '-1'");
     await usageError(['--max-length', '0', 'ssl'], "--max-length expects a positive whole number, got '0'");
@@ -610,7 +613,10 @@ describe.concurrent('cfrules validate: usage errors (exit 2, nothing checked, no
       ['ssl and', '-f', 'test/cli/fixtures/missing.txt'],
       'cannot read test/cli/fixtures/missing.txt: no such file',
     );
-    await usageError(['-f', 'test/cli/fixtures'], 'cannot read test/cli/fixtures: is a directory');
+    // A directory is read for -f (see ci-formats.test.ts), not for the arguments of fmt and parse.
+    const directory = await cfrules(['fmt', 'test/cli/fixtures']);
+    expect(directory.code).toBe(2);
+    expect(directory.stderr).toContain('cannot read test/cli/fixtures: is a directory');
   });
 
   it('rejects malformed JSON and JSON of another shape, saying what was expected', async () => {

@@ -27,7 +27,8 @@ Options:
   -e, --expression EXPR  format EXPR (may be repeated)
   -f, --file PATH        format every expression of a rules file: a text file
                          with one per line (# comments kept) or JSON rules; the
-                         rest of the file stays as it is (may be repeated)
+                         rest of the file stays as it is (may be repeated); a
+                         directory stands for every .txt and .json file under it
       --symbols          use C-like operators (&& || ! == != < ~ …) instead of words
   -w, --write            rewrite the files in place
       --check            print nothing; exit 1 if an expression is not formatted

@@ -19,7 +19,8 @@ Options:
   -e, --expression EXPR  parse EXPR (may be repeated)
   -f, --file PATH        parse every expression of a rules file: a text file
                          with one per line (# comments skipped) or JSON rules
-                         (may be repeated)
+                         (may be repeated); a directory stands for every .txt
+                         and .json file under it
       --spans            include source spans (start, end, line, column) in the tree
   -h, --help             show this help
 

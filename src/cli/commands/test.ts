@@ -1,6 +1,7 @@
 import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
-import { readInputFile, stdinReader } from '../files.js';
+import { alsoAsText } from '../failure-report.js';
+import { filesUnder, noFilesUnder, readInputFile, stdinReader } from '../files.js';
 import { colorEnabled } from '../report.js';
 import { parseStructured } from '../structured-file.js';
 import { GO_FTW_ZONE } from '../test-files/go-ftw.js';
@@ -18,6 +19,7 @@ export const testOptions = {
 export const testCommand: Command = {
   name: 'test',
   options: testOptions,
+  formats: TEST_FORMATS,
   help: `Usage: cfrules test [options] FILE...
 
 Runs rule test files: for each case, simulates its request against the zone and
@@ -46,11 +48,15 @@ else the Cloudflare OWASP Core Ruleset with every rule on. What a simulation
 cannot tell (a server's status other than 403 or 200, response text) is
 skipped, with the reason.
 
-A directory stands for every .yaml, .yml and .json file under it.
+A directory stands for every .yaml, .yml and .json file under it, at any
+depth, in sorted order (not in node_modules or directories whose names start
+with a dot); a directory without one is a usage error.
 
       --zone FILE            the zone go-ftw files run against (JSON or YAML)
-      --format FORMAT        text (default), json, junit (JUnit XML) or github
-                             (workflow annotations on the failing cases)
+      --format FORMAT        text (default), json, junit (JUnit XML), github
+                             (workflow annotations on the failing cases) or
+                             sarif (SARIF 2.1.0); bad input and usage errors
+                             come in that format too
       --show-failures-only   leave passing cases out of the report
   -h, --help                 show this help
 
@@ -85,31 +91,31 @@ and the cases of the other files still run.
       } catch (error) {
         // A file that cannot be read or parsed: said, and the others still run (a directory of hundreds).
         if (!(error instanceof UsageError) || files.length === 1) throw error;
-        problems.push({ file: path, line: 1, pointer: '', message: error.message });
+        problems.push({ file: path, line: error.location?.line ?? 1, pointer: '', message: error.message });
         continue;
       }
       const ran = read.ok ? runTestFile(read.file) : read;
       if (ran.ok) results.push(...ran.results);
       else problems.push(...ran.problems);
     }
-    for (const problem of problems) io.stderr(`cfrules test: ${formatInputProblem(problem)}\n`);
-    if (problems.length > 0 && results.length === 0) return 2;
+    // The machine formats carry the problems in their report, which is written even when no case ran.
+    if (format === 'text' || alsoAsText(format))
+      for (const problem of problems) io.stderr(`cfrules test: ${formatInputProblem(problem)}\n`);
+    if (format === 'text' && problems.length > 0 && results.length === 0) return 2;
     const options = { showFailuresOnly: values['show-failures-only'] === true, color: colorEnabled(io) };
-    io.stdout(renderTestResults(format, results, options));
+    io.stdout(renderTestResults(format, results, problems, options));
     if (problems.length > 0) return 2;
     return results.every((result) => result.passed) ? 0 : 1;
   },
 };
 
-/** A file argument, or every test file under a directory argument, sorted. */
+/** What a directory argument stands for: its test files, YAML or JSON. */
+const TEST_FILE_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
+
+/** A file argument, or every test file under a directory argument (`filesUnder`); none is a usage error. */
 function testFilesAt(io: CliIo, path: string): string[] {
-  const entries = path === '-' ? undefined : io.listDirectory?.(path);
-  if (entries === undefined) return [path];
-  const files: string[] = [];
-  for (const entry of [...entries].sort()) {
-    const child = `${path.replace(/\/$/, '')}/${entry}`;
-    if (io.listDirectory?.(child) !== undefined) files.push(...testFilesAt(io, child));
-    else if (/\.(ya?ml|json)$/i.test(entry)) files.push(child);
-  }
+  const files = filesUnder(io, path, TEST_FILE_EXTENSIONS);
+  if (files === undefined) return [path];
+  if (files.length === 0) throw noFilesUnder(path, TEST_FILE_EXTENSIONS);
   return files;
 }

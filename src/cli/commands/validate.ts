@@ -3,7 +3,7 @@ import { type Phase, type Plan, parsePhase } from '../../scheme/profile.js';
 import { choice, parseCommandLine } from '../args.js';
 import { checkOptions, count, readCheckOptions } from '../check-options.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
-import { entriesOf, inputOptions, inputSources, readInputs } from '../inputs.js';
+import { entriesOf, type InputDocument, inputOptions, inputSources, readInputs } from '../inputs.js';
 import {
   type CheckedExpression,
   colorEnabled,
@@ -31,6 +31,7 @@ const LIST_KINDS: readonly ListKind[] = ['ip', 'hostname', 'asn'];
 export const validateCommand: Command = {
   name: 'validate',
   options: validateOptions,
+  formats: FORMATS,
   help: `Usage: cfrules validate [options] [EXPR...]
 
 Checks expressions the way Cloudflare does before it accepts a rule (syntax,
@@ -47,7 +48,9 @@ Input:
                             returns it: an array of filters or firewall rules,
                             or a ruleset; bare or in the API envelope. Their
                             filters and rules are checked as the API checks
-                            them (action, plan, products, parameters)
+                            them (action, plan, products, parameters). A
+                            directory stands for every .txt and .json file
+                            under it (not in node_modules or .directories)
 
 Checks:
       --plan PLAN           the zone's plan: free, pro, business or enterprise
@@ -66,8 +69,9 @@ Checks:
                             be repeated)
 
 Output:
-      --format FORMAT       text (default), json, or github (GitHub Actions
-                            workflow commands)
+      --format FORMAT       text (default), json, github (GitHub Actions
+                            workflow commands) or sarif (SARIF 2.1.0, for code
+                            scanning); usage errors come in that format too
       --max-warnings N      fail when there are more than N warnings
       --allow-empty         succeed when a file holds no expression (by default
                             that is an error, so that CI does not pass on
@@ -86,7 +90,7 @@ unreadable file, unknown JSON).
     const format = choice('--format', values.format, FORMATS) ?? 'text';
     const maxWarnings =
       values['max-warnings'] === undefined ? null : count('--max-warnings', values['max-warnings'], 0);
-    const documents = readInputs(inputSources(tokens, 'expression'), io, check.expression);
+    const documents = readInputs(inputSources(tokens, 'expression'), io, check.expression, undefined, true);
     const entries = entriesOf(documents);
     const finish = (checkObject?: RuleObjectCheck): number => {
       const warnedPhases = new Set<string>();
@@ -108,7 +112,9 @@ unreadable file, unknown JSON).
         allowEmpty: values['allow-empty'] === true,
       });
       const quiet = values.quiet === true;
-      io.stdout(render(format, results, summary, { quiet, color: colorEnabled(io) }));
+      io.stdout(
+        render(format, results, summary, { quiet, color: colorEnabled(io), lineText: lineReader(documents) }),
+      );
       return succeeded(summary) ? 0 : 1;
     };
     // The service's rule-object checks come with the managed rulesets' catalogue: loaded only when a file
@@ -143,6 +149,15 @@ function objectFindings(
     .map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : i === 0 ? segment : `.${segment}`))
     .join('');
   return [{ ...problem, field, position: object.locate(problem.pointer) }];
+}
+
+/** The lines of the files read, as the positions of the report count them (after a byte order mark). */
+function lineReader(documents: InputDocument[]): (path: string, line: number) => string | undefined {
+  const files = new Map<string, string[]>();
+  for (const document of documents)
+    if (document.path !== undefined)
+      files.set(document.path, document.text.replace(/^\uFEFF/, '').split('\n'));
+  return (path, line) => files.get(path)?.[line - 1];
 }
 
 /** `--list NAME=KIND` options: the custom lists the expressions may use. */

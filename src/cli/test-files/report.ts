@@ -1,9 +1,15 @@
 import { escapeControlCharacters } from '../../lang/escape.js';
-import { escapeData, escapeProperty } from '../report.js';
+import { escapeData, escapeProperty } from '../github.js';
+import { xml } from '../junit.js';
+import { sarifLog } from '../sarif.js';
+import { formatInputProblem, type InputProblem } from './model.js';
 import type { CaseResult } from './run.js';
 
-/** The formats of `cfrules test`: a human summary, JSON for scripts, JUnit XML and GitHub annotations for CI. */
-export const TEST_FORMATS = ['text', 'json', 'junit', 'github'] as const;
+/**
+ * The formats of `cfrules test`: a human summary, JSON for scripts, JUnit XML, GitHub annotations and SARIF
+ * for CI.
+ */
+export const TEST_FORMATS = ['text', 'json', 'junit', 'github', 'sarif'] as const;
 export type TestFormat = (typeof TEST_FORMATS)[number];
 
 export interface TestReportOptions {
@@ -11,18 +17,25 @@ export interface TestReportOptions {
   color: boolean;
 }
 
+/**
+ * The report of the cases that ran. The machine formats also carry the input problems (a test file, zone or
+ * request that cannot be used), which the text format leaves to standard error.
+ */
 export function renderTestResults(
   format: TestFormat,
   results: CaseResult[],
+  problems: InputProblem[],
   options: TestReportOptions,
 ): string {
   switch (format) {
     case 'json':
-      return `${JSON.stringify(jsonReport(results, options), null, 2)}\n`;
+      return `${JSON.stringify(jsonReport(results, problems, options), null, 2)}\n`;
     case 'junit':
-      return junitReport(results, options);
+      return junitReport(results, problems, options);
     case 'github':
-      return githubReport(results);
+      return githubReport(results, problems);
+    case 'sarif':
+      return sarifReport(results, problems);
     default:
       return textReport(results, options);
   }
@@ -40,8 +53,8 @@ const summary = ({ passed, failed, skipped }: ReturnType<typeof counts>) =>
 const shownCases = (results: CaseResult[], options: TestReportOptions) =>
   options.showFailuresOnly ? results.filter((result) => !result.passed) : results;
 
-function jsonReport(results: CaseResult[], options: TestReportOptions) {
-  return { ...counts(results), cases: shownCases(results, options) };
+function jsonReport(results: CaseResult[], problems: InputProblem[], options: TestReportOptions) {
+  return { ...counts(results), problems, cases: shownCases(results, options) };
 }
 
 const green = (text: string, color: boolean) => (color ? `\x1b[32m${text}\x1b[0m` : text);
@@ -72,23 +85,16 @@ function textReport(results: CaseResult[], options: TestReportOptions): string {
   return `${out}${total.failed > 0 ? red(line, options.color) : green(line, options.color)}\n`;
 }
 
-const xml = (text: string) =>
-  text
-    // XML 1.0 cannot carry control characters even escaped; show them as the CLI does elsewhere.
-    .split('\n')
-    .map(escapeControlCharacters)
-    .join('\n')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-
-/** One testsuite per test file, one testcase per case; failures carry every difference. */
-function junitReport(results: CaseResult[], options: TestReportOptions): string {
+/**
+ * One testsuite per test file, one testcase per case; failures carry every difference. Input problems
+ * follow, one testsuite per file they are in, each problem a testcase in error.
+ */
+function junitReport(results: CaseResult[], problems: InputProblem[], options: TestReportOptions): string {
   const files = new Map<string, CaseResult[]>();
   for (const result of results) files.set(result.file, [...(files.get(result.file) ?? []), result]);
   const { failed, skipped } = counts(results);
-  let out = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cfrules test" tests="${results.length}" failures="${failed}" skipped="${skipped}">\n`;
+  const tests = results.length + problems.length;
+  let out = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="cfrules test" tests="${tests}" failures="${failed}" errors="${problems.length}" skipped="${skipped}">\n`;
   for (const [file, fileResults] of files) {
     const fileCounts = counts(fileResults);
     out += `  <testsuite name="${xml(file)}" tests="${fileResults.length}" failures="${fileCounts.failed}" skipped="${fileCounts.skipped}">\n`;
@@ -107,12 +113,40 @@ function junitReport(results: CaseResult[], options: TestReportOptions): string 
     }
     out += '  </testsuite>\n';
   }
-  return `${out}</testsuites>\n`;
+  return `${out}${junitProblems(problems)}</testsuites>\n`;
 }
 
-/** Workflow commands: an error annotation on the line of each failing case, and a notice with the totals. */
-function githubReport(results: CaseResult[]): string {
+function junitProblems(problems: InputProblem[]): string {
+  const files = new Map<string, InputProblem[]>();
+  for (const problem of problems) files.set(problem.file, [...(files.get(problem.file) ?? []), problem]);
   let out = '';
+  for (const [file, fileProblems] of files) {
+    out += `  <testsuite name="${xml(file)}" tests="${fileProblems.length}" failures="0" errors="${fileProblems.length}" skipped="0">\n`;
+    for (const problem of fileProblems) {
+      const name = problem.case ?? (problem.pointer || '(document)');
+      const text = formatInputProblem(problem);
+      out += `    <testcase name="${xml(name)}" classname="${xml(file)}" file="${xml(file)}" line="${problem.line}">\n`;
+      out += `      <error type="invalid-input" message="${xml(problem.message)}">${xml(text)}</error>\n    </testcase>\n`;
+    }
+    out += '  </testsuite>\n';
+  }
+  return out;
+}
+
+/** A problem's message where it is shown at its file and line: the case and the JSON path first. */
+const problemMessage = (problem: InputProblem): string =>
+  `${problem.case === undefined ? '' : `case ${JSON.stringify(problem.case)}: `}${problem.pointer || '(document)'}: ${problem.message}`;
+
+/**
+ * Workflow commands: an error annotation on the line of each failing case and of each input problem, and a
+ * notice with the totals.
+ */
+function githubReport(results: CaseResult[], problems: InputProblem[]): string {
+  let out = '';
+  for (const problem of problems) {
+    const properties = [`file=${escapeProperty(problem.file)}`, `line=${problem.line}`, 'title=cfrules test'];
+    out += `::error ${properties.join(',')}::${escapeData(problemMessage(problem))}\n`;
+  }
   for (const result of results) {
     if (result.passed) continue;
     const properties = [
@@ -123,4 +157,34 @@ function githubReport(results: CaseResult[]): string {
     out += `::error ${properties.join(',')}::${escapeData(result.differences.join('\n'))}\n`;
   }
   return `${out}::notice title=cfrules test::${summary(counts(results))}\n`;
+}
+
+/** What the rules of `cfrules test`'s SARIF log are about. */
+const testRules: Record<string, string> = {
+  'test-failed': "A test case's expectation does not hold",
+  'invalid-input': 'A test file, zone or request that cannot be used',
+};
+
+/** SARIF: a result (error) per failing case, at its line in the test file, and per input problem. */
+function sarifReport(results: CaseResult[], problems: InputProblem[]): string {
+  return sarifLog({
+    results: [
+      ...problems.map((problem) => ({
+        ruleId: 'invalid-input',
+        level: 'error' as const,
+        message: problemMessage(problem),
+        location: { file: problem.file, region: { startLine: problem.line } },
+      })),
+      ...results
+        .filter((result) => !result.passed)
+        .map((result) => ({
+          ruleId: 'test-failed',
+          level: 'error' as const,
+          message: `${result.name}: ${result.differences.join('; ')}`,
+          location: { file: result.file, region: { startLine: result.line } },
+        })),
+    ],
+    describe: (ruleId) => testRules[ruleId] ?? ruleId,
+    executionSuccessful: true,
+  });
 }
