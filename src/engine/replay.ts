@@ -32,9 +32,28 @@ export interface ReplayTallyJson {
 /** Samples kept per rule. */
 export const SAMPLES_PER_RULE = 3;
 
-/** A rule's identity across a zone: managed rules are listed once per execute rule, in its ruleset. */
-const keyOf = (name: Pick<RuleName, 'stage' | 'ruleset' | 'id'>) =>
+/**
+ * A rule's identity across a zone: managed rules are listed once per execute rule, in its ruleset. Two
+ * zones' rules with the same identity are the same rule (a replay comparison reads it so).
+ */
+export const keyOf = (name: Pick<RuleName, 'stage' | 'ruleset' | 'id'>) =>
   `${name.stage}/${name.ruleset ?? ''}/${name.id}`;
+
+/** A rule's name as results' JSON shows it: only its own members, those it has. */
+export function plainName(name: RuleName): RuleName {
+  return {
+    id: name.id,
+    ...(name.ref ? { ref: name.ref } : {}),
+    ...(name.description ? { description: name.description } : {}),
+    ...(name.ruleset ? { ruleset: name.ruleset } : {}),
+    stage: name.stage,
+  };
+}
+
+/** The first `limit` samples of two lists, by line: what one list of the whole input would have kept. */
+export function firstSamples(a: readonly Sample[], b: readonly Sample[], limit: number): Sample[] {
+  return [...a, ...b].sort((x, y) => x.line - y.line).slice(0, limit);
+}
 
 export class ReplayTally {
   requests = 0;
@@ -80,9 +99,7 @@ export class ReplayTally {
       const tally = this.tallyOf(rule);
       tally.matched += rule.matched;
       tally.decided += rule.decided;
-      tally.samples = [...tally.samples, ...rule.samples]
-        .sort((a, b) => a.line - b.line)
-        .slice(0, SAMPLES_PER_RULE);
+      tally.samples = firstSamples(tally.samples, rule.samples, SAMPLES_PER_RULE);
     }
   }
 
@@ -90,16 +107,12 @@ export class ReplayTally {
     return { requests: this.requests, actions: { ...this.actions }, rules: [...this.rules.values()] };
   }
 
-  private tallyOf(name: Pick<RuleName, 'stage' | 'ruleset' | 'id' | 'ref' | 'description'>): RuleTally {
+  private tallyOf(name: RuleName): RuleTally {
     const key = keyOf(name);
     let tally = this.rules.get(key);
     if (!tally) {
       tally = {
-        id: name.id,
-        ...(name.ref ? { ref: name.ref } : {}),
-        ...(name.description ? { description: name.description } : {}),
-        ...(name.ruleset ? { ruleset: name.ruleset } : {}),
-        stage: name.stage,
+        ...plainName(name),
         matched: 0,
         decided: 0,
         samples: [],

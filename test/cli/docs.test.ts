@@ -99,7 +99,8 @@ describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
           const engine: Record<string, string[]> = {
             simulate: ['--zone', smallZone, '--request', 'examples/requests/browser.json'],
             test: [smallTests],
-            replay: ['--zone', smallZone, '--requests', smallRequests],
+            // --fail-on-change needs --compare.
+            replay: ['--zone', smallZone, '--requests', smallRequests, '--compare', smallZone],
             bench: ['--zone', smallZone, '--requests', smallRequests],
           };
           const rest =
@@ -151,6 +152,7 @@ function sampleValue(command: string, option: string): string {
   if (command === 'eval' && option === '--list') return 'office_ips=examples/lists/office-ips.txt';
   if (command === 'simulate' && option === '--format') return 'tree';
   if (['simulate', 'replay', 'bench'].includes(command) && option === '--zone') return smallZone;
+  if (command === 'replay' && option === '--compare') return smallZone;
   if (option === '--requests') return smallRequests;
   const samples: Record<string, string> = {
     '--expression': 'ssl',

@@ -122,3 +122,203 @@ describe('cfrules replay', () => {
     expect(missing.stderr).toContain('nope.jsonl: no such file');
   });
 });
+
+// The same zone with admin-block changed: POST requests only, and the pages under /home/1 too.
+const changedZonePath = join(dir, 'changed-zone.json');
+writeFileSync(
+  changedZonePath,
+  JSON.stringify({
+    firewall_rules: [
+      {
+        id: 'a1',
+        ref: 'admin-block',
+        action: 'block',
+        filter: {
+          expression:
+            '(starts_with(http.request.uri.path, "/admin") and http.request.method eq "POST") or starts_with(http.request.uri.path, "/home/1")',
+        },
+      },
+      { id: 'a2', ref: 'post-log', action: 'log', filter: { expression: 'http.request.method eq "POST"' } },
+      {
+        id: 'a3',
+        ref: 'fr-challenge',
+        action: 'managed_challenge',
+        filter: { expression: 'ip.src.country eq "FR"' },
+      },
+    ],
+  }),
+);
+
+describe('cfrules replay --compare', () => {
+  // What the lines are (see above): every fifth a French Logpush record, the others sample requests, POST
+  // on odd i, under /admin when i is a multiple of 3, /home otherwise.
+  const sampleLines = [...lines.keys()].filter((i) => i % 5 !== 4);
+  const unblocked = sampleLines.filter((i) => i % 3 === 0 && i % 2 === 0); // GET /admin: no longer blocked
+  const newlyBlocked = sampleLines.filter((i) => i % 3 !== 0 && String(i).startsWith('1')); // /home/1…
+  const adminBlock = { id: 'a1', ref: 'admin-block', stage: 'firewall_rules' };
+  const samplesOf = (indexes: number[], path: string) =>
+    indexes.slice(0, 3).map((i) => ({ line: i + 1, url: `https://example.com/${path}/${i}` }));
+
+  it('reports the requests whose outcome changes, by change, the same with one worker or two', async () => {
+    const one = await replayJson(['--requests', requestsPath, '--compare', changedZonePath, '-w', '1']);
+    expect(one.code).toBe(0);
+    expect(newlyBlocked.length).toBeGreaterThan(unblocked.length);
+    expect(one.report.comparison).toEqual({
+      requests: 3000,
+      changed: unblocked.length + newlyBlocked.length,
+      actions: {
+        none: { old: 1600, new: 1600 + unblocked.length - newlyBlocked.length },
+        block: { old: 800, new: 800 - unblocked.length + newlyBlocked.length },
+        managed_challenge: { old: 600, new: 600 },
+      },
+      changes: [
+        {
+          from: { action: 'none' },
+          to: { action: 'block', decidedBy: adminBlock },
+          requests: newlyBlocked.length,
+          samples: samplesOf(newlyBlocked, 'home'),
+        },
+        {
+          from: { action: 'block', decidedBy: adminBlock },
+          to: { action: 'none' },
+          requests: unblocked.length,
+          samples: samplesOf(unblocked, 'admin'),
+        },
+      ],
+    });
+    expect(one.report.comparison.changes[1].samples.map((s: { line: number }) => s.line)).toEqual([1, 7, 13]);
+    // The old zone's own report is as without --compare.
+    const alone = await replayJson(['--requests', requestsPath, '-w', '1']);
+    expect({ ...one.report, comparison: undefined }).toEqual({ ...alone.report, comparison: undefined });
+    expect(alone.report).not.toHaveProperty('comparison');
+    // More than one batch: the worker thread replays some of it, and the parts add up to the same.
+    const two = await replayJson(['--requests', requestsPath, '--compare', changedZonePath, '-w', '2']);
+    expect(two.stderr).toMatch(/, 2 workers\)\n$/);
+    expect(JSON.stringify(two.report.comparison)).toBe(JSON.stringify(one.report.comparison));
+  });
+
+  it('prints the comparison after the summary, with the totals per action in both zones', async () => {
+    const result = await cfrules([
+      'replay',
+      '-z',
+      zonePath,
+      '-r',
+      requestsPath,
+      '--compare',
+      changedZonePath,
+    ]);
+    expect(result.code).toBe(0);
+    const changed = (unblocked.length + newlyBlocked.length).toLocaleString('en-US');
+    const comparison = result.stdout.slice(result.stdout.indexOf('Rules that never matched'));
+    expect(comparison).toContain(
+      `Compared with ${changedZonePath}: ${changed} of 3,000 requests change outcome (${((100 * (unblocked.length + newlyBlocked.length)) / 3000).toFixed(1)}%)`,
+    );
+    expect(comparison).toMatch(/^Final actions +old +new +change$/m);
+    expect(comparison).toMatch(
+      new RegExp(
+        `^  block +800 +${800 - unblocked.length + newlyBlocked.length} +\\+${newlyBlocked.length - unblocked.length}$`,
+        'm',
+      ),
+    );
+    expect(comparison).toMatch(/^ {2}managed_challenge +600 +600$/m);
+    expect(comparison).toContain('Changes (2), by requests: old → new, requests, first requests');
+    const [first, second] = comparison
+      .split('\n')
+      .filter((line) => line.startsWith('  ') && line.includes(' → '));
+    expect(first).toMatch(
+      new RegExp(
+        `^  none → block by admin-block \\[firewall_rules\\]: ${newlyBlocked.length} \\([\\d.]+%\\); e\\.g\\. line 2 https://example\\.com/home/1, line `,
+      ),
+    );
+    expect(second).toBe(
+      `  block by admin-block [firewall_rules] → none: ${unblocked.length} (13.3%); e.g. line 1 https://example.com/admin/0, line 7 https://example.com/admin/6, line 13 https://example.com/admin/12`,
+    );
+    const top = await cfrules([
+      'replay',
+      '-z',
+      zonePath,
+      '-r',
+      requestsPath,
+      '--compare',
+      changedZonePath,
+      '--top',
+      '1',
+    ]);
+    expect(top.stdout).toContain('  … 1 more (--top N shows more, --format json all)\n');
+    expect(top.stdout).not.toContain('block by admin-block [firewall_rules] → none');
+  });
+
+  it('shows the example URLs escaped for the terminal', async () => {
+    const path = join(dir, 'bidi.jsonl');
+    writeFileSync(path, `${JSON.stringify({ url: 'https://example.com/admin/\u202etxt.exe' })}\n`);
+    const result = await cfrules(['replay', '-z', zonePath, '-r', path, '--compare', changedZonePath]);
+    expect(result.stdout).toContain(
+      'block by admin-block [firewall_rules] → none: 1 (100.0%); e.g. line 1 https://example.com/admin/\\u202etxt.exe\n',
+    );
+    expect(result.stdout).not.toContain('\u202e');
+    expect(result.stdout).toContain(
+      `Compared with ${changedZonePath}: 1 of 1 request changes outcome (100.0%)\n`,
+    );
+  });
+
+  it('exits with status 1 with --fail-on-change when an outcome changed, 0 when none did', async () => {
+    const changed = await cfrules([
+      'replay',
+      '-z',
+      zonePath,
+      '-r',
+      requestsPath,
+      '--compare',
+      changedZonePath,
+      '--fail-on-change',
+    ]);
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain(
+      `${(unblocked.length + newlyBlocked.length).toLocaleString('en-US')} requests changed outcome (--fail-on-change)\n`,
+    );
+    const same = await replayJson([
+      '--requests',
+      requestsPath,
+      '--compare',
+      zonePath,
+      '--fail-on-change',
+      '-w',
+      '2',
+    ]);
+    expect(same.code).toBe(0);
+    expect(same.report.comparison).toMatchObject({ requests: 3000, changed: 0, changes: [] });
+    expect(same.report.comparison.actions.block).toEqual({ old: 800, new: 800 });
+    const text = await cfrules(['replay', '-z', zonePath, '-r', requestsPath, '--compare', zonePath]);
+    expect(text.stdout).toContain(`Compared with ${zonePath}: no request changes outcome\n`);
+    expect(text.stdout).not.toContain('Changes (');
+  });
+
+  it('refuses --fail-on-change without --compare, and a bad or missing NEW_ZONE, naming it (status 2)', async () => {
+    const alone = await cfrules(['replay', '-z', zonePath, '-r', requestsPath, '--fail-on-change']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--fail-on-change needs --compare');
+    const badZone = join(dir, 'bad-new-zone.json');
+    writeFileSync(
+      badZone,
+      JSON.stringify({ firewall_rules: [{ action: 'block', filter: { expression: 'http.host eq' } }] }),
+    );
+    const bad = await cfrules(['replay', '-z', zonePath, '-r', requestsPath, '--compare', badZone]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^cfrules replay: .*bad-new-zone\.json:1: \/firewall_rules\/0\/filter\/expression: Filter parsing error/m,
+    );
+    expect(bad.stdout).toBe('');
+    const missing = await cfrules([
+      'replay',
+      '-z',
+      zonePath,
+      '-r',
+      requestsPath,
+      '--compare',
+      join(dir, 'nope.json'),
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.json: no such file');
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
+  });
+});

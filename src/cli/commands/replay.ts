@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { compileZone } from '../../engine/index.js';
 import { choice, parseCommandLine } from '../args.js';
-import { type Command, UsageError } from '../command.js';
+import { type CliIo, type Command, UsageError } from '../command.js';
 import { readInputFile, stdinReader } from '../files.js';
 import { plural } from '../plural.js';
 import { replayJson, replayText } from '../replay/report.js';
@@ -14,6 +14,8 @@ export const replayOptions = {
   workers: { type: 'string', short: 'w' },
   format: { type: 'string' },
   top: { type: 'string' },
+  compare: { type: 'string' },
+  'fail-on-change': { type: 'boolean' },
 } as const;
 
 export const replayCommand: Command = {
@@ -30,23 +32,36 @@ such. Lines are replayed by the main thread and worker threads (a file of less
 than 128 KiB by the main thread alone: each worker compiles the zone again);
 memory stays bounded whatever the size of FILE.
 
+With --compare PATH, a changed zone file, each request is replayed through
+both zones in the same pass, and the summary adds the requests whose outcome
+(the final action, or the rule that decided it) changes: counted by change,
+with the first requests of each, and the final actions in both zones.
+
   -z, --zone PATH       the zone file, JSON or YAML (docs/engine.md)
   -r, --requests PATH   the requests, JSON lines (.jsonl, or gzipped); - reads
                         standard input
   -w, --workers N       threads that replay: the main thread and N-1 workers
                         (default: the number of cores; 1: the main thread)
+      --compare PATH    a changed zone file, to compare with --zone
+      --fail-on-change  with --compare: exit status 1 when an outcome changes
       --format FORMAT   text (default) or json: {"requests", "invalid",
                         "actions", "rules": [{"id", "ref", "matched",
-                        "decided", "samples"}], "errors"}
-      --top N           rules listed in the text summary (default 20)
+                        "decided", "samples"}], "errors"}, and with --compare
+                        "comparison": {"requests", "changed", "actions":
+                        {ACTION: {"old", "new"}}, "changes": [{"from", "to",
+                        "requests", "samples"}]}
+      --top N           rules, and changes, listed in the text summary
+                        (default 20)
   -h, --help            show this help
 
 A progress line is shown on standard error when it is a terminal; the time
 taken and the rate go to standard error at the end.
 
-Exit status: 0 every line replayed, 1 some lines were not requests (counted in
-"invalid"; the first ten are reported on standard error), 2 bad input (bad
-option, unreadable or invalid zone, unreadable requests file).
+Exit status: 0 every line replayed (and, with --fail-on-change, no outcome
+changed), 1 some lines were not requests (counted in "invalid"; the first ten
+are reported on standard error) or, with --fail-on-change, some outcome
+changed, 2 bad input (bad option, unreadable or invalid zone, unreadable
+requests file).
 `,
   async run(args, io) {
     const { values, positionals } = parseCommandLine(args, replayOptions);
@@ -54,15 +69,15 @@ option, unreadable or invalid zone, unreadable requests file).
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     if (values.zone === undefined) throw new UsageError('--zone is required: the zone file');
     if (values.requests === undefined) throw new UsageError('--requests is required: a file of JSON lines');
+    if (values['fail-on-change'] && values.compare === undefined)
+      throw new UsageError('--fail-on-change needs --compare: the zone whose changes fail');
     const workers = count('--workers', values.workers) ?? Math.max(1, availableParallelism());
     const top = count('--top', values.top) ?? 20;
-    const zoneFile = parseStructured(values.zone, readInputFile(io, values.zone, stdinReader(io)));
-    const compiled = compileZone(zoneFile.value);
-    if (!compiled.ok) {
-      for (const p of compiled.problems)
-        io.stderr(`cfrules replay: ${values.zone}:${zoneFile.lineOf(p.path)}: ${p.path}: ${p.message}\n`);
-      return 2;
-    }
+    const readStdin = stdinReader(io);
+    const zone = compiledZoneFile(io, values.zone, readStdin);
+    const compare =
+      values.compare === undefined ? undefined : compiledZoneFile(io, values.compare, readStdin);
+    if (!zone || compare === null) return 2;
     let input: ReturnType<typeof openInput>;
     try {
       input = openInput(values.requests);
@@ -75,9 +90,10 @@ option, unreadable or invalid zone, unreadable requests file).
     const showProgress = process.stderr.isTTY === true && !process.env.CI;
     const started = performance.now();
     const outcome = await replay({
-      zone: zoneFile.value,
-      compiled: compiled.zone,
-      rules: compiled.zone.rules,
+      zone: zone.value,
+      compiled: zone.compiled,
+      rules: zone.compiled.rules,
+      ...(compare ? { compare: { zone: compare.value, compiled: compare.compiled } } : {}),
       input,
       workers,
       workerScript: new URL('./replay-worker.js', import.meta.url),
@@ -89,14 +105,29 @@ option, unreadable or invalid zone, unreadable requests file).
     if (showProgress) io.stderr('\r\x1b[K');
     for (const error of outcome.errors)
       io.stderr(`cfrules replay: ${values.requests}: line ${error.line}: ${error.message}\n`);
-    io.stdout(format === 'json' ? replayJson(outcome) : replayText(outcome, top));
+    io.stdout(format === 'json' ? replayJson(outcome) : replayText(outcome, top, values.compare));
     const rate = Math.round(outcome.tally.requests / Math.max(seconds, 1e-6));
     io.stderr(
       `replayed ${plural(outcome.tally.requests, 'request', outcome.tally.requests.toLocaleString('en-US'))} in ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} requests/s, ${plural(Math.max(outcome.workers, 1), 'worker')})\n`,
     );
-    return outcome.invalid > 0 ? 1 : 0;
+    const changed = outcome.comparison?.changed ?? 0;
+    if (values['fail-on-change'] && changed > 0)
+      io.stderr(
+        `${plural(changed, 'request', changed.toLocaleString('en-US'))} changed outcome (--fail-on-change)\n`,
+      );
+    return outcome.invalid > 0 || (values['fail-on-change'] && changed > 0) ? 1 : 0;
   },
 };
+
+/** The zone file at `path`, read and compiled; null when it does not compile, its problems reported by file and line. */
+function compiledZoneFile(io: CliIo, path: string, readStdin: () => string) {
+  const file = parseStructured(path, readInputFile(io, path, readStdin));
+  const compiled = compileZone(file.value);
+  if (compiled.ok) return { value: file.value, compiled: compiled.zone };
+  for (const p of compiled.problems)
+    io.stderr(`cfrules replay: ${path}:${file.lineOf(p.path)}: ${p.path}: ${p.message}\n`);
+  return null;
+}
 
 function count(option: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;

@@ -1,13 +1,15 @@
 import { compileZone } from '../../engine/index.js';
 import { ReplayTally, type ReplayTallyJson } from '../../engine/replay.js';
+import { ReplayComparison, type ReplayComparisonJson } from '../../engine/replay-comparison.js';
 import type { CompiledZone } from '../../engine/zone/types.js';
 import { formatRequestProblem, readSampleRequest } from '../../request/index.js';
 import { fromLogpush, isLogpushRecord } from '../../request/logpush.js';
 
 /**
  * Replays lines of requests through a zone and tallies them: the work of one worker thread, or of the
- * main thread with one worker. A line is a sample request (docs/request.md) or a Logpush record; a line
- * that is neither is counted and reported by number, never fatal.
+ * main thread with one worker. With a second zone to compare, each request is replayed through it too, in
+ * the same pass, and the two outcomes compared. A line is a sample request (docs/request.md) or a Logpush
+ * record; a line that is neither is counted and reported by number, never fatal.
  */
 
 /** Bytes of whole lines handed to a worker at once: messaging costs little, work still spreads. */
@@ -29,6 +31,8 @@ export interface LineError {
 
 export interface ReplayPart {
   tally: ReplayTallyJson;
+  /** Present when a second zone is compared. */
+  comparison?: ReplayComparisonJson;
   invalid: number;
   errors: LineError[];
 }
@@ -36,19 +40,23 @@ export interface ReplayPart {
 export class ReplayBatches {
   private readonly zone: CompiledZone;
   private readonly tally: ReplayTally;
+  private readonly compared?: { zone: CompiledZone; comparison: ReplayComparison };
   private invalid = 0;
   private readonly errors: LineError[] = [];
 
-  constructor(zone: CompiledZone) {
+  /** `compare`: the new zone, whose outcomes are compared with `zone`'s. */
+  constructor(zone: CompiledZone, compare?: CompiledZone) {
     this.zone = zone;
     this.tally = new ReplayTally(zone.rules);
+    if (compare) this.compared = { zone: compare, comparison: new ReplayComparison() };
   }
 
-  /** In a worker: the zone file has been compiled once already by the main thread, which reports its problems. */
-  static compiling(zoneJson: unknown): ReplayBatches {
-    const compiled = compileZone(zoneJson);
-    if (!compiled.ok) throw new Error('the zone file does not compile');
-    return new ReplayBatches(compiled.zone);
+  /** In a worker: the zone files have been compiled once already by the main thread, which reports their problems. */
+  static compiling(zoneJson: unknown, compareJson?: unknown): ReplayBatches {
+    return new ReplayBatches(
+      compiledZone(zoneJson),
+      compareJson === undefined ? undefined : compiledZone(compareJson),
+    );
   }
 
   run(batch: LineBatch): void {
@@ -76,7 +84,12 @@ export class ReplayBatches {
     }
     const result = this.zone.simulate(read.request, { trace: false });
     const url = (requestJson as { url?: unknown }).url;
-    this.tally.add(result, line, typeof url === 'string' ? url : '');
+    const shown = typeof url === 'string' ? url : '';
+    this.tally.add(result, line, shown);
+    if (this.compared) {
+      const after = this.compared.zone.simulate(read.request, { trace: false });
+      this.compared.comparison.add(result, after, line, shown);
+    }
   }
 
   private fail(line: number, message: string): void {
@@ -85,6 +98,17 @@ export class ReplayBatches {
   }
 
   result(): ReplayPart {
-    return { tally: this.tally.toJSON(), invalid: this.invalid, errors: this.errors };
+    return {
+      tally: this.tally.toJSON(),
+      ...(this.compared ? { comparison: this.compared.comparison.toJSON() } : {}),
+      invalid: this.invalid,
+      errors: this.errors,
+    };
   }
+}
+
+function compiledZone(zoneJson: unknown): CompiledZone {
+  const compiled = compileZone(zoneJson);
+  if (!compiled.ok) throw new Error('the zone file does not compile');
+  return compiled.zone;
 }

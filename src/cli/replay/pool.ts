@@ -19,9 +19,10 @@ export class WorkerPool {
   private waiting: (() => void)[] = [];
   private failure?: Error;
 
-  constructor(count: number, script: URL, zone: unknown) {
+  /** `zones`: the zone file, and the one to compare with (if any), which each worker compiles. */
+  constructor(count: number, script: URL, zones: { zone: unknown; compare?: unknown }) {
     this.members = Array.from({ length: count }, () => {
-      const member: Member = { worker: new Worker(script, { workerData: { zone } }), inFlight: 0 };
+      const member: Member = { worker: new Worker(script, { workerData: zones }), inFlight: 0 };
       member.worker.on('message', (message: { done?: true }) => {
         if (!message.done) return;
         member.inFlight--;

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { RuleName } from '../../engine/outcome.js';
 import { ReplayTally, type ReplayTallyJson } from '../../engine/replay.js';
+import { ReplayComparison, type ReplayComparisonJson } from '../../engine/replay-comparison.js';
 import type { CompiledZone } from '../../engine/zone/types.js';
 import {
   BATCH_BYTES,
@@ -20,6 +21,8 @@ export interface ReplayOptions {
   /** The same zone compiled by this thread, which replays by itself when one worker or one batch will do. */
   compiled: CompiledZone;
   rules: readonly RuleName[];
+  /** A second zone, whose outcomes are compared with the first's: its file (for the workers), compiled. */
+  compare?: { zone: unknown; compiled: CompiledZone };
   input: Readable;
   workers: number;
   /** The worker thread's script (dist/replay-worker.js). */
@@ -30,6 +33,8 @@ export interface ReplayOptions {
 
 export interface ReplayOutcome {
   tally: ReplayTallyJson;
+  /** Present when a second zone was compared. */
+  comparison?: ReplayComparisonJson;
   invalid: number;
   errors: LineError[];
   /** Threads that replayed, this one included (0: this one alone, the input being one batch or one thread asked). */
@@ -54,21 +59,25 @@ export function openInput(path: string): Readable {
  * compile the zone again, which for managed rulesets takes longer than replaying a small file.
  */
 export async function replay(options: ReplayOptions): Promise<ReplayOutcome> {
-  let inline = options.workers <= 1 ? new ReplayBatches(options.compiled) : undefined;
+  const batchesHere = () => new ReplayBatches(options.compiled, options.compare?.compiled);
+  let inline = options.workers <= 1 ? batchesHere() : undefined;
   let pool: WorkerPool | undefined;
   let held: LineBatch | undefined;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let nextLine = 1;
   const runHere = (batch: LineBatch) => {
-    inline ??= new ReplayBatches(options.compiled);
+    inline ??= batchesHere();
     inline.run(batch);
   };
   const run = async (batch: LineBatch) => {
     if (options.workers <= 1) return runHere(batch);
     // This thread has the zone compiled already, so it is one of the N: it replays a batch itself when the
     // N-1 workers have enough to do — from the start, while they compile the zone again.
-    pool ??= new WorkerPool(options.workers - 1, options.workerScript, options.zone);
+    pool ??= new WorkerPool(options.workers - 1, options.workerScript, {
+      zone: options.zone,
+      ...(options.compare ? { compare: options.compare.zone } : {}),
+    });
     if (!pool.trySend(batch)) runHere(batch);
   };
   const dispatch = async (data: Uint8Array) => {
@@ -109,7 +118,10 @@ export async function replay(options: ReplayOptions): Promise<ReplayOutcome> {
     if (pendingBytes > 0) await dispatch(new Uint8Array(Buffer.concat(pending, pendingBytes)));
     if (held) runHere(held);
     const parts: ReplayPart[] = [...(pool ? await pool.finish() : []), ...(inline ? [inline.result()] : [])];
-    return { ...merge(options.rules, parts), workers: pool ? options.workers : 0 };
+    return {
+      ...merge(options.rules, parts, options.compare !== undefined),
+      workers: pool ? options.workers : 0,
+    };
   } catch (error) {
     await pool?.stop();
     throw error;
@@ -123,11 +135,19 @@ function newlines(data: Uint8Array): number {
   return count;
 }
 
-function merge(rules: readonly RuleName[], parts: ReplayPart[]): Omit<ReplayOutcome, 'workers'> {
+function merge(
+  rules: readonly RuleName[],
+  parts: ReplayPart[],
+  comparing: boolean,
+): Omit<ReplayOutcome, 'workers'> {
   const tally = new ReplayTally(rules);
   for (const part of parts) tally.merge(part.tally);
+  // An empty input has no parts, but still compares: no request changed.
+  const comparison = comparing ? new ReplayComparison() : undefined;
+  for (const part of parts) if (part.comparison) comparison?.merge(part.comparison);
   return {
     tally: tally.toJSON(),
+    ...(comparison ? { comparison: comparison.toJSON() } : {}),
     invalid: parts.reduce((sum, part) => sum + part.invalid, 0),
     errors: parts
       .flatMap((part) => part.errors)
