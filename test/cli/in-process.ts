@@ -17,7 +17,7 @@ export function run(
   argv: string[],
   files: Record<string, string> = {},
   stdin = '',
-  terminal: Pick<CliIo, 'isTTY'> = {},
+  terminal: Pick<CliIo, 'isTTY' | 'stderrIsTTY' | 'env'> = {},
 ): InProcessRun {
   let stdout = '';
   let stderr = '';
