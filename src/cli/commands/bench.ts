@@ -39,17 +39,22 @@ Times depend on the machine: compare them with each other.
 
   -z, --zone PATH       the zone file, JSON or YAML (docs/engine.md)
   -r, --requests PATH   the requests, JSON lines; - reads standard input
-      --sample N        time N requests of FILE, evenly spaced (the 1st, and
-                        so on every FILE/N-th line); only those are read
+      --sample N        time N of the requests, evenly spaced: of 1000,
+                        --sample 100 takes the 1st, 11th, 21st…; the others
+                        are not read
       --duration SECONDS
-                        stop after about SECONDS (deriving the requests'
-                        fields takes at most half of them, the windows share
-                        the rest); the report says what was measured
+                        take about SECONDS in all: deriving the requests'
+                        fields takes at most half, the windows share the rest
+                        (a window cut short is dropped); the report says what
+                        was measured. Without it: 0.3 s for the zone, 0.3 s
+                        rule by rule and 10 ms per rule, once the fields are
+                        derived
       --top N           rules listed (default 10)
       --format FORMAT   text (default) or json
   -h, --help            show this help
 
-A progress line is shown on standard error when it is a terminal.
+A progress line is shown on standard error when it is a terminal (not when CI
+is set).
 
 Exit status: 0 measured, 2 bad input (bad option, unreadable or invalid zone
 or requests file, no request in it).
