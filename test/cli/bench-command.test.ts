@@ -45,7 +45,7 @@ describe('cfrules bench', () => {
       'requests.jsonl': requests,
     });
     expect(text.stdout).toMatch(
-      /^2 requests, 2 rule expressions, 5 windows\nwhole zone: [\d.]+ (ns|µs) per request \(windows [\d.]+–[\d.]+ (ns|µs); rule by rule: /,
+      /^2 requests, 2 rule expressions, 5 windows\nwhole zone: [\d.]+ (ns|µs) per request \(windows [\d.]+–[\d.]+ (ns|µs); rule by rule: [\d.]+ (ns|µs), [\d.]+× (slower|faster)\)\n/,
     );
     expect(text.stdout).toContain('The 1 most expensive rules');
     expect(text.stdout).toMatch(

@@ -263,7 +263,7 @@ function benchText(report: BenchReport, top: number): string {
   const lines = [
     `${requests}, ${plural(report.ruleCount, 'rule expression')}, ${windows}${report.durationLimit === undefined ? '' : ` (--duration ${report.durationLimit})`}`,
     ...durationNotes(report),
-    `whole zone: ${fmt(report.zone.median)} per request (windows ${range(report.zone)}; rule by rule: ${fmt(report.ruleByRule.median)}, ${(report.ruleByRule.median / report.zone.median).toFixed(1)}× slower)`,
+    `whole zone: ${fmt(report.zone.median)} per request (windows ${range(report.zone)}; rule by rule: ${fmt(report.ruleByRule.median)}, ${slowerOrFaster(report.ruleByRule.median / report.zone.median)})`,
     '',
     `The ${listed.length} most expensive rules (each on its own, per request: the median, then the fastest–slowest window):`,
     ...listed.map(
@@ -292,6 +292,10 @@ function durationNotes({ read, measurement, durationLimit }: BenchReport): strin
     );
   return notes;
 }
+
+/** Rule by rule against the indexed program: slower as a rule, faster in a zone too small to index, or noise. */
+const slowerOrFaster = (ratio: number) =>
+  ratio >= 1 ? `${ratio.toFixed(1)}× slower` : `${(1 / ratio).toFixed(1)}× faster`;
 
 const fmt = (ns: number) =>
   ns >= 1e6
