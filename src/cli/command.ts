@@ -11,6 +11,8 @@ export interface CliIo {
   readStdin: () => string;
   /** Whether standard output is a terminal (colours); absent means no. */
   isTTY?: boolean;
+  /** Whether standard error is a terminal (progress lines); absent means no. */
+  stderrIsTTY?: boolean;
   /** Environment variables (NO_COLOR, FORCE_COLOR, TERM); absent means none. */
   env?: Record<string, string | undefined>;
 }

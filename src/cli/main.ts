@@ -177,5 +177,6 @@ export const processIo: CliIo = {
   writeFile: (path, text) => writeFileSync(path, text),
   readStdin: () => readFileSync(0, 'utf8'),
   isTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
   env: process.env,
 };

@@ -178,6 +178,8 @@ function sampleValue(command: string, option: string): string {
     '--requests': 'examples/zone/requests.jsonl',
     '--workers': '1',
     '--top': '3',
+    '--sample': '2',
+    '--duration': '0.5',
   };
   const value = samples[option];
   if (value === undefined) throw new Error(`docs.test.ts: add a sample value for ${option}`);

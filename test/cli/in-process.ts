@@ -17,7 +17,7 @@ export function run(
   argv: string[],
   files: Record<string, string> = {},
   stdin = '',
-  terminal: Pick<CliIo, 'isTTY'> = {},
+  terminal: Pick<CliIo, 'isTTY' | 'stderrIsTTY' | 'env'> = {},
 ): InProcessRun {
   const result = start(argv, files, stdin, terminal);
   return { code: result.code as number, ...result.output(), files };

@@ -4,6 +4,7 @@ import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { readInputFile, stdinReader } from '../files.js';
 import { plural } from '../plural.js';
+import { terminalProgress } from '../progress.js';
 import { replayJson, replayText } from '../replay/report.js';
 import { openInput, replay } from '../replay/run.js';
 import { parseStructured } from '../structured-file.js';
@@ -87,7 +88,7 @@ requests file).
         `cannot read ${values.requests}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(error))}`,
       );
     }
-    const showProgress = process.stderr.isTTY === true && !process.env.CI;
+    const progress = terminalProgress(io);
     const started = performance.now();
     const outcome = await replay({
       zone: zone.value,
@@ -97,12 +98,12 @@ requests file).
       input,
       workers,
       workerScript: new URL('./replay-worker.js', import.meta.url),
-      ...(showProgress
-        ? { progress: (lines: number) => io.stderr(`\r${lines.toLocaleString('en-US')} lines read`) }
+      ...(progress
+        ? { progress: (lines: number) => progress.update(`${lines.toLocaleString('en-US')} lines read`) }
         : {}),
     });
     const seconds = (performance.now() - started) / 1000;
-    if (showProgress) io.stderr('\r\x1b[K');
+    progress?.clear();
     for (const error of outcome.errors)
       io.stderr(`cfrules replay: ${values.requests}: line ${error.line}: ${error.message}\n`);
     io.stdout(format === 'json' ? replayJson(outcome) : replayText(outcome, top, values.compare));
