@@ -115,26 +115,12 @@ export class BodyObject {
 
   /** A required string, non-empty, of at most `max` characters. */
   requiredString(key: string, max: number): string {
-    const value = this.string(key, max);
-    if (value === undefined || value === '') this.fail(key, `${key} is required: a non-empty string`);
-    return value;
+    return requiredString(this.get(key), this.placeOf(key), key, max);
   }
 
   /** An optional string of at most `max` characters. */
   string(key: string, max: number): string | undefined {
-    const value = this.get(key);
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string' || longerThan(value, max)) {
-      this.fail(
-        key,
-        max === Number.POSITIVE_INFINITY
-          ? `${key} must be a string`
-          : `${key} must be a string of at most ${max} characters`,
-      );
-    }
-    if (LONE_SURROGATE.test(value))
-      this.fail(key, `${key} must be valid Unicode text (it has a lone surrogate)`);
-    return value;
+    return optionalString(this.get(key), this.placeOf(key), key, max);
   }
 
   /** An optional `true` or `false`. */
@@ -193,6 +179,33 @@ export class BodyObject {
     const value = this.get(key);
     return value === undefined ? undefined : BodyObject.read(value, this.placeOf(key), what);
   }
+}
+
+/**
+ * A string of Unicode text of at most `max` characters, or undefined for a value that is absent or null;
+ * errors name the value `key` and point at `place`. BodyObject reads its members with it; readers of a value
+ * that is not a member of a body object (a query parameter) call it directly, for the same words.
+ */
+export function optionalString(value: unknown, place: Place, key: string, max: number): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || longerThan(value, max)) {
+    throw invalid(
+      place,
+      max === Number.POSITIVE_INFINITY
+        ? `${key} must be a string`
+        : `${key} must be a string of at most ${max} characters`,
+    );
+  }
+  if (LONE_SURROGATE.test(value))
+    throw invalid(place, `${key} must be valid Unicode text (it has a lone surrogate)`);
+  return value;
+}
+
+/** optionalString, for a value that must be given and not empty. */
+export function requiredString(value: unknown, place: Place, key: string, max: number): string {
+  const text = optionalString(value, place, key, max);
+  if (text === undefined || text === '') throw invalid(place, `${key} is required: a non-empty string`);
+  return text;
 }
 
 /** One element of a batch body, with its place. */

@@ -786,6 +786,57 @@ describe('/filters/validate-expr', () => {
     expectFailure(anonymous, 400, 9106);
   });
 
+  it('refuses a lone surrogate as filter creation does, and creates nothing', async () => {
+    const payload = { expression: 'http.host eq "\ud800"' };
+    const validated = await h.call({ method: 'POST', url: '/client/v4/filters/validate-expr', payload });
+    const created = await h.call({ method: 'POST', url: filtersPath(Z), payload });
+    expectFailure(validated, 400, 10100);
+    expect(validated.body.errors).toEqual([
+      {
+        code: 10100,
+        message: 'expression must be valid Unicode text (it has a lone surrogate)',
+        source: { pointer: '/expression' },
+      },
+    ]);
+    expect(created.body.errors).toEqual(validated.body.errors);
+    expect(await listFilters(h, Z)).toEqual([]);
+  });
+
+  it('GET checks the decoded expression: its carets point into the text, not the %20s', async () => {
+    const expression = 'http.host eq "é" and nope';
+    const query = `expression=${encodeURIComponent(expression)}`;
+    expect(query).toContain('%20');
+    const get = await h.call({ url: `/client/v4/filters/validate-expr?${query}` });
+    const post = await h.call({
+      method: 'POST',
+      url: '/client/v4/filters/validate-expr',
+      payload: { expression },
+    });
+    expectFailure(get, 400, 10100);
+    expect(get.body.errors[0]?.message).toBe(
+      `Filter parsing error:\n\`${expression}\`\n${' '.repeat(22 + 2)}^^^^ unknown identifier\n`,
+    );
+    expect(get.body.errors[0]?.message).toBe(post.body.errors[0]?.message);
+  });
+
+  it('GET refuses a value whose percent-encoding is malformed, saying where', async () => {
+    const malformed = await h.call({
+      url: '/client/v4/filters/validate-expr?expression=http.host%20eq%20%22a%zz%22',
+    });
+    expectFailure(malformed, 400, 10100);
+    expect(malformed.body.errors[0]?.message).toBe(
+      'expression is not valid percent-encoding: "%zz" at character 22 of the query value is not "%" and two hexadecimal digits (send "%" itself as %25)',
+    );
+    // A surrogate in UTF-8 form is not UTF-8: the GET form cannot send a lone surrogate either.
+    const surrogate = await h.call({
+      url: '/client/v4/filters/validate-expr?expression=http.host%20eq%20%22%ED%A0%80%22',
+    });
+    expectFailure(surrogate, 400, 10100);
+    expect(surrogate.body.errors[0]?.message).toBe(
+      'expression is not valid percent-encoding: "%ED%A0%80" at character 21 of the query value is not UTF-8',
+    );
+  });
+
   it('stores nothing', async () => {
     await h.call({ method: 'POST', url: '/client/v4/filters/validate-expr', payload: { expression: 'ssl' } });
     expect(await listFilters(h, Z)).toEqual([]);

@@ -1,6 +1,7 @@
 // `cfrules serve`, run as the built binary: start-up output, first start, config, persistence across
 // restarts, clean stop on SIGTERM, and start-up failures.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -171,6 +172,29 @@ describe('cfrules serve', { timeout: 30_000 }, () => {
     const bad = await cfrules(['serve', '--port', 'http']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--port must be a number/);
+  });
+
+  it('keeps the secrets of a first start for a start that listens when the port is taken', async () => {
+    const db = join(dir, 'busy-port.db');
+    const occupant = createServer();
+    await new Promise<void>((resolve) => occupant.listen(0, '127.0.0.1', resolve));
+    const port = String((occupant.address() as AddressInfo).port);
+    const clash = await cfrules(['serve', '--port', port, '--db', db]);
+    await new Promise((resolve) => occupant.close(resolve));
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toBe(`cfrules serve: port ${port} is in use (--port 0 picks a free one)\n`);
+    expect(clash.stdout).toBe('');
+
+    // The port is free again: this start is the first that listens, and shows the secrets.
+    const started = await startServe(['--port', port, '--db', db]);
+    expect(started.output).toMatch(/First start/);
+    const token = /api token +(\S+)/.exec(started.output)?.[1] as string;
+    const zones = await fetch(`${started.url}/zones`, { headers: { authorization: `Bearer ${token}` } });
+    expect(zones.status).toBe(200);
+    expect(((await zones.json()) as Json).result.map((z: { name: string }) => z.name)).toEqual([
+      'example.com',
+    ]);
+    expect(await started.stop('SIGTERM')).toBe(0);
   });
 
   it('keeps writes made with --synchronous normal, and refuses another mode', async () => {

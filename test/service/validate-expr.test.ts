@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { CODES, ServiceError } from '../../src/service/errors.js';
-import { validateExpression } from '../../src/service/validate-expr.js';
+import { type ExpressionRequest, validateExpression } from '../../src/service/validate-expr.js';
+import { failure, setup } from './fixtures.js';
 
-/** The single error message `validateExpression` throws for this input. */
-function messageOf(expression: unknown): { code: number; message: string } {
+/** The request of the POST form for this expression (any JSON value). */
+const posted = (expression: unknown): ExpressionRequest => ({ body: { expression } });
+
+/** The single error `validateExpression` throws for this expression, or this request. */
+function messageOf(input: unknown): { code: number; message: string; source?: { pointer: string } } {
+  const request =
+    typeof input === 'object' && input !== null && 'queryString' in input ? input : posted(input);
   try {
-    validateExpression(expression);
+    validateExpression(request as ExpressionRequest);
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     expect(error.kind).toBe('bad-request');
@@ -17,11 +23,13 @@ function messageOf(expression: unknown): { code: number; message: string } {
 
 describe('validateExpression', () => {
   it('accepts a valid expression', () => {
-    expect(() => validateExpression('ip.src eq 192.0.2.1 and http.host eq "example.com"')).not.toThrow();
+    expect(() =>
+      validateExpression(posted('ip.src eq 192.0.2.1 and http.host eq "example.com"')),
+    ).not.toThrow();
   });
 
   it('applies the Enterprise plan: matches is available', () => {
-    expect(() => validateExpression('http.request.uri.path matches "^/admin"')).not.toThrow();
+    expect(() => validateExpression(posted('http.request.uri.path matches "^/admin"'))).not.toThrow();
   });
 
   it("renders Cloudflare's documented response for ip.src==34 exactly", () => {
@@ -55,14 +63,77 @@ describe('validateExpression', () => {
     );
   });
 
-  it('refuses an empty expression with the parser text', () => {
-    expect(messageOf('').message).toMatch(/^Filter parsing error:\n``\n {2}\^ /);
+  it.each<[unknown, string]>([
+    [undefined, 'expression is required: a non-empty string'],
+    [null, 'expression is required: a non-empty string'],
+    ['', 'expression is required: a non-empty string'],
+    [42, 'expression must be a string'],
+    [['ip.src eq 192.0.2.1'], 'expression must be a string'],
+    ['http.host eq "\ud800"', 'expression must be valid Unicode text (it has a lone surrogate)'],
+  ])('refuses the expression %j as filter creation does', (expression, message) => {
+    const expected = { code: CODES.invalidFilter, message, source: { pointer: '/expression' } };
+    expect(messageOf(expression)).toEqual(expected);
+    // The same object, created as a filter: the same error, at the same place.
+    const { zone, filters } = setup();
+    expect(failure(() => filters.create(zone, { expression })).errors).toEqual([expected]);
   });
 
-  it.each([undefined, null, 42, ['ip.src eq 192.0.2.1'], { expression: 'x' }])(
-    'requires a string expression (%j)',
-    (value) => {
-      expect(messageOf(value)).toEqual({ code: CODES.invalidFilter, message: 'expression is required' });
-    },
-  );
+  it('refuses a body that is not an object', () => {
+    expect(() => validateExpression({ body: 'ip.src eq 192.0.2.1' })).toThrow(
+      'the request body must be a JSON object',
+    );
+  });
+});
+
+describe('validateExpression, GET form: the query value decoded strictly', () => {
+  const query = (queryString: string): ExpressionRequest => ({ queryString });
+
+  it('checks the decoded text: %20 and + are spaces, escapes of UTF-8 bytes are characters', () => {
+    expect(() => validateExpression(query('expression=http.host%20eq+%22%C3%A9.example%22'))).not.toThrow();
+    // The carets point into the decoded expression: under `nope`, after `"é" and ` (é is 2 bytes).
+    const { message } = messageOf(query('expression=http.host%20eq%20%22%C3%A9%22%20and%20nope'));
+    expect(message).toBe(
+      `Filter parsing error:\n\`http.host eq "é" and nope\`\n${' '.repeat(22 + 2)}^^^^ unknown identifier\n`,
+    );
+  });
+
+  it('finds the parameter among others, with its name encoded or not', () => {
+    expect(() => validateExpression(query('x=%zz&expression=ssl'))).not.toThrow();
+    expect(() => validateExpression(query('expr%65ssion=ssl'))).not.toThrow();
+  });
+
+  it.each<[string, string]>([
+    [
+      'expression=http.host%20eq%20%22a%zz%22',
+      'expression is not valid percent-encoding: "%zz" at character 22 of the query value is not "%" and two hexadecimal digits (send "%" itself as %25)',
+    ],
+    [
+      'expression=ssl%2',
+      'expression is not valid percent-encoding: "%2" at character 4 of the query value is not "%" and two hexadecimal digits (send "%" itself as %25)',
+    ],
+    [
+      // A UTF-16 surrogate (U+D800) in UTF-8 form: the GET form's way of sending a lone surrogate.
+      'expression=http.host%20eq%20%22%ED%A0%80%22',
+      'expression is not valid percent-encoding: "%ED%A0%80" at character 21 of the query value is not UTF-8',
+    ],
+    [
+      'expression=http.host+eq+%22%FF%22',
+      'expression is not valid percent-encoding: "%FF" at character 17 of the query value is not UTF-8',
+    ],
+    [
+      'expression=http.host+eq+%22%C3%22',
+      'expression is not valid percent-encoding: "%C3" at character 17 of the query value is not UTF-8',
+    ],
+  ])('refuses %s, saying where it does not decode, rather than check it raw', (queryString, message) => {
+    expect(messageOf(query(queryString))).toEqual({ code: CODES.invalidFilter, message });
+  });
+
+  it.each<[string, string]>([
+    ['', 'expression is required: a non-empty string'],
+    ['expression=', 'expression is required: a non-empty string'],
+    ['expression', 'expression is required: a non-empty string'],
+    ['expression=ssl&expression=ssl', 'expression must be given at most once'],
+  ])('refuses the query %j', (queryString, message) => {
+    expect(messageOf(query(queryString))).toEqual({ code: CODES.invalidFilter, message });
+  });
 });

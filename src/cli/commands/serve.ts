@@ -43,7 +43,9 @@ X-Auth-Email + X-Auth-Key, or Authorization: Bearer TOKEN (see docs/api.md).
   -h, --help           show this help
 
 With no --config and an empty database, the first start creates an account,
-an API token and the zone example.com, and prints them once.
+an API token and the zone example.com, and prints them once. It creates them
+only once the port is bound: a start that cannot listen (port in use) creates
+nothing, and the next start that listens prints them.
 
 Prints "listening on http://HOST:PORT/client/v4" once ready. SIGTERM or SIGINT
 (Ctrl-C) finishes the requests in progress (for at most 10 s, then closes
@@ -104,9 +106,6 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
         `applied ${options.config}: ${plural(applied.accounts, 'account')}, ${plural(applied.tokens, 'token')}, ${plural(applied.zones, 'zone')}\n`,
       );
       if (applied.warning) io.stderr(`cfrules serve: warning: ${options.config}: ${applied.warning}\n`);
-    } else {
-      const first = bootstrap(store);
-      if (first) io.stdout(firstStartText(first));
     }
   } catch (error) {
     store.close();
@@ -132,6 +131,20 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') return fail(`port ${options.port} is in use (--port 0 picks a free one)`);
     return fail(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
+  }
+  // The first start's secrets are made up only once the port is bound: they are shown once and only their
+  // digests are kept, so a start that cannot listen must not create them. No request is read before this
+  // synchronous step ends, so none finds the store without its first account.
+  if (options.config === undefined) {
+    let first: FirstStart | undefined;
+    try {
+      first = bootstrap(store);
+    } catch (error) {
+      await app.close();
+      store.close();
+      return fail(`cannot create the first account in ${options.db}: ${(error as Error).message}`);
+    }
+    if (first) io.stdout(firstStartText(first));
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

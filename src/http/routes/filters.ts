@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/services.js';
 import { validateExpression } from '../../service/validate-expr.js';
 import { success } from '../envelope.js';
-import { params, productZone, query, resource } from './route.js';
+import { params, productZone, query, rawQueryString, resource } from './route.js';
 
 export function filterRoutes(app: FastifyInstance, { auth, filters }: Services): void {
   const zone = productZone(auth, 'firewall_services');
@@ -25,12 +25,11 @@ export function filterRoutes(app: FastifyInstance, { auth, filters }: Services):
   // Not zone-scoped: checks an expression as Cloudflare's parser would.
   resource(app, '/filters/validate-expr', {
     GET: (request) => {
-      validateExpression(query(request).expression);
+      validateExpression({ queryString: rawQueryString(request) });
       return success(null);
     },
     POST: (request) => {
-      const body = request.body as { expression?: unknown } | undefined;
-      validateExpression(typeof body === 'object' && body !== null ? body.expression : undefined);
+      validateExpression({ body: request.body });
       return success(null);
     },
   });

@@ -112,3 +112,12 @@ export const params = (request: FastifyRequest): Record<string, string> =>
   request.params as Record<string, string>;
 
 export const query = (request: FastifyRequest): QueryParams => request.query as QueryParams;
+
+/**
+ * The query string as sent (the text after `?`, still percent-encoded), for a reader that decodes it
+ * strictly: `query` is Fastify's reading, which keeps a value that does not decode as its raw text.
+ */
+export function rawQueryString(request: FastifyRequest): string {
+  const mark = request.url.indexOf('?');
+  return mark === -1 ? '' : request.url.slice(mark + 1);
+}

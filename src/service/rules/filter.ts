@@ -2,7 +2,7 @@ import { validate } from '../../check/validate.js';
 import type { Diagnostic } from '../../lang/diagnostics.js';
 import type { Plan } from '../../scheme/profile.js';
 import { apiFrame } from '../code-frame.js';
-import type { BodyObject } from '../input.js';
+import { type BodyObject, type Place, requiredString } from '../input.js';
 
 /**
  * The checks of a filter object, without a store: the Filters API and firewall rules' inline filters apply
@@ -53,7 +53,7 @@ export function readFilterFields(
   checks: ExpressionChecks = {},
 ): FilterFields {
   object.allowOnly(FILTER_MEMBERS, 'a filter');
-  const expression = object.requiredString('expression', Number.POSITIVE_INFINITY);
+  const expression = readExpression(object.get('expression'), object.placeOf('expression'));
   const error = checks.checkExpression === false ? undefined : expressionError(expression, plan);
   if (error !== undefined) object.fail('expression', apiFrame(expression, error));
   return {
@@ -63,6 +63,14 @@ export function readFilterFields(
     ref: object.string('ref', FILTER_LIMITS.ref) ?? null,
   };
 }
+
+/**
+ * An expression as a request gives it, made the text to check: a non-empty string of Unicode text (a lone
+ * surrogate has no UTF-8 form, so no parser would see the same text). Filter creation and both forms of
+ * validate-expr read it here, so that they refuse the same value with the same words; errors point at `place`.
+ */
+export const readExpression = (value: unknown, place: Place): string =>
+  requiredString(value, place, 'expression', Number.POSITIVE_INFINITY);
 
 /**
  * The first error Cloudflare would report for the expression in Firewall Rules on this plan; undefined when
