@@ -2,10 +2,11 @@ import { availableParallelism } from 'node:os';
 import { compileZone } from '../../engine/index.js';
 import { choice, parseCommandLine } from '../args.js';
 import { type Command, UsageError } from '../command.js';
-import { readInputFile, stdinReader } from '../files.js';
+import { fileErrorReason, readInputFile, stdinReader } from '../files.js';
 import { plural } from '../plural.js';
 import { replayJson, replayText } from '../replay/report.js';
 import { openInput, replay } from '../replay/run.js';
+import { emptyInputLine } from '../report.js';
 import { parseStructured } from '../structured-file.js';
 
 export const replayOptions = {
@@ -14,6 +15,7 @@ export const replayOptions = {
   workers: { type: 'string', short: 'w' },
   format: { type: 'string' },
   top: { type: 'string' },
+  'allow-empty': { type: 'boolean' },
 } as const;
 
 export const replayCommand: Command = {
@@ -39,13 +41,16 @@ memory stays bounded whatever the size of FILE.
                         "actions", "rules": [{"id", "ref", "matched",
                         "decided", "samples"}], "errors"}
       --top N           rules listed in the text summary (default 20)
+      --allow-empty     succeed when FILE holds no request (by default that is
+                        an error, so that CI does not pass on nothing)
   -h, --help            show this help
 
 A progress line is shown on standard error when it is a terminal; the time
 taken and the rate go to standard error at the end.
 
 Exit status: 0 every line replayed, 1 some lines were not requests (counted in
-"invalid"; the first ten are reported on standard error), 2 bad input (bad
+"invalid"; the first ten are reported on standard error) or FILE held no
+request (blank lines only, or nothing) without --allow-empty, 2 bad input (bad
 option, unreadable or invalid zone, unreadable requests file).
 `,
   async run(args, io) {
@@ -67,10 +72,7 @@ option, unreadable or invalid zone, unreadable requests file).
     try {
       input = openInput(values.requests);
     } catch (error) {
-      const { code } = error as NodeJS.ErrnoException;
-      throw new UsageError(
-        `cannot read ${values.requests}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(error))}`,
-      );
+      throw new UsageError(`cannot read ${values.requests}: ${fileErrorReason(error)}`);
     }
     const showProgress = process.stderr.isTTY === true && !process.env.CI;
     const started = performance.now();
@@ -94,7 +96,11 @@ option, unreadable or invalid zone, unreadable requests file).
     io.stderr(
       `replayed ${plural(outcome.tally.requests, 'request', outcome.tally.requests.toLocaleString('en-US'))} in ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} requests/s, ${plural(Math.max(outcome.workers, 1), 'worker')})\n`,
     );
-    return outcome.invalid > 0 ? 1 : 0;
+    // Not one line to replay: a log emptied or cut by mistake must not pass a CI job, as with validate.
+    const empty = outcome.tally.requests === 0 && outcome.invalid === 0;
+    const allowEmpty = values['allow-empty'] === true;
+    if (empty) io.stderr(`cfrules replay: ${emptyInputLine(values.requests, 'request', allowEmpty)}`);
+    return outcome.invalid > 0 || (empty && !allowEmpty) ? 1 : 0;
   },
 };
 
