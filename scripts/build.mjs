@@ -1,12 +1,18 @@
 // Builds dist/: the library and the CLI as ESM bundles (chevrotain bundled in, so the CLI does not pay
 // for loading hundreds of lodash-es modules at start-up), the CLI once more as one CommonJS script for V8's
-// code cache (dist/cli.cjs, see scripts/bundle-options.mjs), plus type declarations for the library.
+// code cache (dist/cli.cjs, see scripts/bundle-options.mjs), plus type declarations for the library. The
+// new tree is built aside and swapped in (scripts/replace-dist.mjs): a `cfrules` command run meanwhile
+// uses the old one.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { bundleDist } from './bundle-options.mjs';
+import { replaceDist } from './replace-dist.mjs';
 
-rmSync('dist', { recursive: true, force: true });
-await bundleDist();
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
-  stdio: 'inherit',
+await replaceDist('.', async (outdir) => {
+  await bundleDist({ outdir });
+  execFileSync(
+    process.execPath,
+    ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--outDir', join(outdir, 'types')],
+    { stdio: 'inherit' },
+  );
 });

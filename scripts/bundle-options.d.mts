@@ -1,4 +1,9 @@
 import type { BuildOptions, LogLevel } from 'esbuild';
 
 export declare const bundleOptions: BuildOptions;
-export declare function bundleDist(options?: { root?: string; logLevel?: LogLevel }): Promise<void>;
+/** `outdir`: the new directory to bundle into, relative to `root` or absolute. */
+export declare function bundleDist(options: {
+  root?: string;
+  outdir: string;
+  logLevel?: LogLevel;
+}): Promise<void>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -65,17 +65,13 @@ export const bundleOptions = {
  * Bundles dist/ as it ships, for scripts/build.mjs and the CLI tests alike (so that the tests run what
  * ships): the entry points, split into shared chunks, so that code reached only through a dynamic
  * `import()` — the service, which only `cfrules serve` loads — is a chunk of its own, read only by the
- * command that needs it (issue 16); and the CLI once more as one script for V8's code cache (cliScript). The
- * bundles already in dist/ are removed first: chunk names carry a content hash, so a rebuild would leave
- * stale chunks beside the new ones. Type declarations are not touched (scripts/build.mjs writes them with
- * tsc).
+ * command that needs it (issue 16); and the CLI once more as one script for V8's code cache (cliScript).
+ * `outdir` is a new directory, which scripts/replace-dist.mjs then puts in the place of dist/: chunk names
+ * carry a content hash, so building over an old tree would leave stale chunks beside the new ones, and a
+ * command run meanwhile would find a tree half written. Type declarations are not written here
+ * (scripts/build.mjs writes them with tsc).
  */
-export async function bundleDist({ root = '.', logLevel = 'warning' } = {}) {
-  const outdir = join(root, 'dist');
-  mkdirSync(outdir, { recursive: true });
-  for (const name of readdirSync(outdir)) {
-    if (/\.c?js(\.map)?$/.test(name)) rmSync(join(outdir, name));
-  }
+export async function bundleDist({ root = '.', outdir, logLevel = 'warning' }) {
   await build({
     ...bundleOptions,
     absWorkingDir: resolve(root),
@@ -89,10 +85,10 @@ export async function bundleDist({ root = '.', logLevel = 'warning' } = {}) {
       // The service's simulation worker (src/service/simulate-runner.ts), likewise.
       'simulate-worker': 'src/service/simulate-worker.ts',
     },
-    outdir: 'dist',
+    outdir: resolve(root, outdir),
     splitting: true,
   });
-  await cliScript({ root, logLevel });
+  await cliScript({ root, outdir, logLevel });
 }
 
 /** The first line of dist/cli.cjs, before the build knows the hash it ends with. */
@@ -110,9 +106,9 @@ const HEADER_PLACEHOLDER = '0'.repeat(16);
  * script rather than computed at every start. The hash is taken with the placeholder in place, and the
  * placeholder has the hash's length, so that the source map's positions stay right.
  */
-async function cliScript({ root, logLevel }) {
+async function cliScript({ root, outdir, logLevel }) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const outfile = join(resolve(root), 'dist/cli.cjs');
+  const outfile = join(resolve(root, outdir), 'cli.cjs');
   const result = await build({
     ...bundleOptions,
     absWorkingDir: resolve(root),

@@ -25,11 +25,14 @@ export function readInputFile(io: CliIo, path: string, readStdin: () => string):
   try {
     return io.readFile(path);
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new UsageError(`cannot read ${path}: ${(code && reasons[code]) ?? code ?? message}`, {
-      file: path,
-    });
+    throw new UsageError(`cannot read ${path}: ${fileErrorReason(error)}`, { file: path });
   }
+}
+
+/** Why a file system call failed, in words (`no such file`), for `cannot read PATH: …` messages. */
+export function fileErrorReason(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return (code && reasons[code]) ?? code ?? message ?? String(error);
 }
 
 /** Standard input, which a command can read only once: `-` given twice is a usage error. */

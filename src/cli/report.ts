@@ -142,13 +142,21 @@ function summaryLine(summary: Summary): string {
   );
 }
 
-const emptyInputMessage = 'no expression in this input (--allow-empty accepts that)';
+/**
+ * What validate, replay and test say of an input that held nothing to work on (`thing`: an expression, a
+ * request, a test file): an error, so that a CI job does not pass on nothing, or with `--allow-empty` a
+ * warning, in the same words for all three.
+ */
+export const emptyInputMessage = (thing: string): string =>
+  `no ${thing} in this input (--allow-empty accepts that)`;
+
+export function emptyInputLine(name: string, thing: string, allowEmpty: boolean): string {
+  const severity = allowEmpty ? 'warning' : 'error';
+  return `${escapeControlCharacters(name)}: ${severity}[empty-input]: ${emptyInputMessage(thing)}\n`;
+}
 
 function emptyInputLines(summary: Summary): string {
-  const severity = summary.allowEmpty ? 'warning' : 'error';
-  return summary.emptyInputs
-    .map((name) => `${escapeControlCharacters(name)}: ${severity}[empty-input]: ${emptyInputMessage}\n`)
-    .join('');
+  return summary.emptyInputs.map((name) => emptyInputLine(name, 'expression', summary.allowEmpty)).join('');
 }
 
 function warningLimitLine(summary: Summary): string {
@@ -345,7 +353,7 @@ function renderGithub(
   for (const name of summary.emptyInputs) {
     const file = emptyInputFile(name);
     const where = file === undefined ? '' : `file=${escapeProperty(file)},`;
-    const message = `${file === undefined ? `${name}: ` : ''}${emptyInputMessage}`;
+    const message = `${file === undefined ? `${name}: ` : ''}${emptyInputMessage('expression')}`;
     out += `::${summary.allowEmpty ? 'warning' : 'error'} ${where}title=cfrules empty-input::${escapeData(message)}\n`;
   }
   if (options.quiet) return out + warningLimitLine(summary);
@@ -393,7 +401,7 @@ function renderSarif(
     sarifResults.push({
       ruleId: 'empty-input',
       level: summary.allowEmpty ? 'warning' : 'error',
-      message: `${file === undefined ? `${name}: ` : ''}${emptyInputMessage}`,
+      message: `${file === undefined ? `${name}: ` : ''}${emptyInputMessage('expression')}`,
       ...(file === undefined ? {} : { location: { file } }),
     });
   }

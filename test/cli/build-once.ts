@@ -1,6 +1,8 @@
 // Vitest global setup: bundles dist/ before any test runs, so that the tests which run the built binary
 // (bin/cfrules.js) never run a stale bundle. The esbuild step of scripts/build.mjs, the same function, so
-// that the tests run the chunks that ship; not the type declarations, which take seconds.
+// that the tests run the chunks that ship; not the type declarations, which take seconds: those of the
+// current dist/ are kept. Built aside and swapped in as scripts/build.mjs does (scripts/replace-dist.mjs),
+// so that a `cfrules` command run meanwhile, outside the tests, never finds dist/ half written.
 //
 // A failed build must not stop the other suites: the error is handed to the tests (inject('cliBuildError')),
 // and the helper that runs the binary fails every CLI test with it instead of running the stale bundle.
@@ -8,12 +10,13 @@
 // Every command the tests run keeps its code cache (bin/code-cache.js) in a directory of this run, removed
 // at the end, never in the user's ~/.cache: CFRULES_CACHE_DIR, set here, is inherited by the test workers
 // and the commands they start. One directory for all, so that the tests' concurrent commands also share it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { bundleDist } from '../../scripts/bundle-options.mjs';
+import { replaceDist } from '../../scripts/replace-dist.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,7 +30,11 @@ export default async function bundleCli(project: TestProject): Promise<() => voi
   process.env.CFRULES_CACHE_DIR = cacheDir;
   const root = fileURLToPath(new URL('../..', import.meta.url));
   try {
-    await bundleDist({ root, logLevel: 'silent' });
+    await replaceDist(root, async (outdir) => {
+      await bundleDist({ root, outdir, logLevel: 'silent' });
+      const types = join(root, 'dist', 'types');
+      if (existsSync(types)) cpSync(types, join(outdir, 'types'), { recursive: true });
+    });
     project.provide('cliBuildError', null);
   } catch (error) {
     project.provide('cliBuildError', (error as Error).message);

@@ -108,6 +108,41 @@ describe('cfrules replay', () => {
     expect(result.stderr).toMatch(/^replayed 1 request in /m);
   });
 
+  it('fails on a file without requests, saying so, unless --allow-empty (as validate does)', async () => {
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const blank = join(dir, 'blank.jsonl');
+    writeFileSync(blank, '\n  \n\n');
+    const emptyGz = join(dir, 'empty.jsonl.gz');
+    writeFileSync(emptyGz, gzipSync(''));
+    for (const path of [empty, blank, emptyGz]) {
+      const failed = await cfrules(['replay', '-z', zonePath, '-r', path, '-w', '1']);
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toMatch(/^Requests: 0\n/);
+      expect(failed.stderr).toContain(
+        `cfrules replay: ${path}: error[empty-input]: no request in this input (--allow-empty accepts that)\n`,
+      );
+      const allowed = await replayJson(['-r', path, '--allow-empty']);
+      expect(allowed.code).toBe(0);
+      expect(allowed.report).toMatchObject({ requests: 0, invalid: 0 });
+      expect(allowed.stderr).toContain(
+        `cfrules replay: ${path}: warning[empty-input]: no request in this input`,
+      );
+    }
+    const stdin = await cfrules(['replay', '-z', zonePath, '-r', '-'], { stdin: '' });
+    expect(stdin.code).toBe(1);
+    expect(stdin.stderr).toContain('cfrules replay: -: error[empty-input]: no request in this input');
+  });
+
+  it('counts a file of invalid lines only as invalid, not as empty (status 1)', async () => {
+    const path = join(dir, 'only-bad.jsonl');
+    writeFileSync(path, 'not json\n');
+    const result = await replayJson(['-r', path, '--allow-empty']);
+    expect(result.code).toBe(1);
+    expect(result.report).toMatchObject({ requests: 0, invalid: 1 });
+    expect(result.stderr).not.toContain('empty-input');
+  });
+
   it('refuses a bad zone or a missing file (status 2)', async () => {
     const badZone = join(dir, 'bad-zone.json');
     writeFileSync(

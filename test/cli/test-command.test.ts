@@ -130,6 +130,29 @@ describe('cfrules test', () => {
     expect(result.code).toBe(0);
   });
 
+  it('runs every test file under a directory, and fails on a directory without one unless --allow-empty', () => {
+    const testFile = JSON.stringify({
+      zone,
+      tests: [{ name: 'admin', request: { url: 'https://example.com/admin' }, expect: { action: 'block' } }],
+    });
+    const suite = { 'suite/a/t.json': testFile, 'suite/b.yml': testFile, 'notes/README.md': 'no tests here' };
+    const found = run(['test', 'suite'], suite);
+    expect(found.code).toBe(0);
+    expect(found.stdout).toMatch(/2 passed, 0 failed\n$/);
+    const empty = run(['test', 'suite', 'notes'], suite);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toBe(
+      'cfrules test: notes: error[empty-input]: no test file in this input (--allow-empty accepts that)\n',
+    );
+    expect(empty.stdout).toMatch(/2 passed, 0 failed\n$/);
+    const allowed = run(['test', '--allow-empty', 'notes'], suite);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stderr).toBe(
+      'cfrules test: notes: warning[empty-input]: no test file in this input (--allow-empty accepts that)\n',
+    );
+    expect(allowed.stdout).toMatch(/0 passed, 0 failed\n$/);
+  });
+
   describe('bad input: exit 2, with file, line, case and JSON path', () => {
     it('an unknown key in an expectation', () => {
       const result = run(['test', 'tests/rules.test.yaml'], files(passing.replace('not_fired', 'not_fire')));

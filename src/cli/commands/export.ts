@@ -5,7 +5,7 @@ import { RULESET_PHASES } from '../../service/rulesets/model.js';
 import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { readEntryPointsFromApi } from '../export/api-source.js';
-import { ExportError, type ZoneEntryPoints } from '../export/source.js';
+import { type CustomRulesetHeader, ExportError, type ZoneEntryPoints } from '../export/source.js';
 import {
   type ImportCommand,
   importCommand,
@@ -46,7 +46,9 @@ terraform: writes the entry-point rulesets of a zone (one per phase) as
 cloudflare_ruleset resources of the Cloudflare Terraform provider 4.x, each
 under the 'terraform import' command that adopts it into a Terraform state.
 Strings are written so that HCL reads them back byte for byte; text that is not
-in Unicode NFC, which Terraform would change, is reported on standard error.
+in Unicode NFC, which Terraform would change, is reported on standard error, as
+is each custom ruleset of the zone, left out: the provider declares custom
+rulesets at account level.
 
 zone: writes the zone's whole request-filtering configuration as a zone file
 (plan, firewall rules, rulesets, previous WAF, page rules, migration status),
@@ -158,6 +160,7 @@ async function runExport(request: ExportRequest, io: CliIo): Promise<number> {
   } catch (error) {
     return reportFailure(error, request, io);
   }
+  for (const ruleset of zone.customRulesets) io.stderr(leftOutWarning(ruleset));
   for (const where of nonNfcTexts(zone.rulesets)) {
     io.stderr(
       `cfrules export: warning: ${where} is not in Unicode normalization form C; Terraform stores strings in NFC, so it would plan to change it\n`,
@@ -173,6 +176,20 @@ async function runExport(request: ExportRequest, io: CliIo): Promise<number> {
   if (!write(request.output, main, io)) return 1;
   if (!request.imports) io.stdout(importsText);
   return 0;
+}
+
+/**
+ * Why a custom ruleset is not in the configuration. The Terraform provider declares custom rulesets at
+ * account level (`account_id`, imported as `account/<account id>/<ruleset id>`), while cfrules keeps them
+ * among a zone's rulesets: a resource written either way would not import the ruleset the zone has. Left
+ * out without a word, a user would take the configuration for the zone's whole set of rules.
+ */
+function leftOutWarning(ruleset: CustomRulesetHeader): string {
+  const name = escapeControlCharacters(JSON.stringify(ruleset.name));
+  return (
+    `cfrules export: warning: custom ruleset ${ruleset.id} ${name} (${ruleset.phase}) left out: the Terraform ` +
+    "provider declares custom rulesets at account level, and this export writes the zone's entry points only\n"
+  );
 }
 
 /** A failure to read the zone: one line on stderr, or (--format json) a JSON document on stdout. */

@@ -2,11 +2,12 @@ import { availableParallelism } from 'node:os';
 import { compileZone } from '../../engine/index.js';
 import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
-import { readInputFile, stdinReader } from '../files.js';
+import { fileErrorReason, readInputFile, stdinReader } from '../files.js';
 import { plural } from '../plural.js';
 import { terminalProgress } from '../progress.js';
 import { replayJson, replayText } from '../replay/report.js';
 import { openInput, replay } from '../replay/run.js';
+import { emptyInputLine } from '../report.js';
 import { parseStructured } from '../structured-file.js';
 
 export const replayOptions = {
@@ -17,6 +18,7 @@ export const replayOptions = {
   top: { type: 'string' },
   compare: { type: 'string' },
   'fail-on-change': { type: 'boolean' },
+  'allow-empty': { type: 'boolean' },
 } as const;
 
 export const replayCommand: Command = {
@@ -53,6 +55,8 @@ with the first requests of each, and the final actions in both zones.
                         "requests", "samples"}]}
       --top N           rules, and changes, listed in the text summary
                         (default 20)
+      --allow-empty     succeed when FILE holds no request (by default that is
+                        an error, so that CI does not pass on nothing)
   -h, --help            show this help
 
 A progress line is shown on standard error when it is a terminal; the time
@@ -60,9 +64,9 @@ taken and the rate go to standard error at the end.
 
 Exit status: 0 every line replayed (and, with --fail-on-change, no outcome
 changed), 1 some lines were not requests (counted in "invalid"; the first ten
-are reported on standard error) or, with --fail-on-change, some outcome
-changed, 2 bad input (bad option, unreadable or invalid zone, unreadable
-requests file).
+are reported on standard error), FILE held no request (blank lines only, or
+nothing) without --allow-empty, or, with --fail-on-change, some outcome changed,
+2 bad input (bad option, unreadable or invalid zone, unreadable requests file).
 `,
   async run(args, io) {
     const { values, positionals } = parseCommandLine(args, replayOptions);
@@ -83,10 +87,7 @@ requests file).
     try {
       input = openInput(values.requests);
     } catch (error) {
-      const { code } = error as NodeJS.ErrnoException;
-      throw new UsageError(
-        `cannot read ${values.requests}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(error))}`,
-      );
+      throw new UsageError(`cannot read ${values.requests}: ${fileErrorReason(error)}`);
     }
     const progress = terminalProgress(io);
     const started = performance.now();
@@ -116,7 +117,11 @@ requests file).
       io.stderr(
         `${plural(changed, 'request', changed.toLocaleString('en-US'))} changed outcome (--fail-on-change)\n`,
       );
-    return outcome.invalid > 0 || (values['fail-on-change'] && changed > 0) ? 1 : 0;
+    // Not one line to replay: a log emptied or cut by mistake must not pass a CI job, as with validate.
+    const empty = outcome.tally.requests === 0 && outcome.invalid === 0;
+    const allowEmpty = values['allow-empty'] === true;
+    if (empty) io.stderr(`cfrules replay: ${emptyInputLine(values.requests, 'request', allowEmpty)}`);
+    return outcome.invalid > 0 || (empty && !allowEmpty) || (values['fail-on-change'] && changed > 0) ? 1 : 0;
   },
 };
 

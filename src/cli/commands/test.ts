@@ -2,7 +2,7 @@ import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { alsoAsText } from '../failure-report.js';
 import { filesUnder, noFilesUnder, readInputFile, stdinReader } from '../files.js';
-import { colorEnabled } from '../report.js';
+import { colorEnabled, emptyInputLine } from '../report.js';
 import { parseStructured } from '../structured-file.js';
 import { GO_FTW_ZONE } from '../test-files/go-ftw.js';
 import { formatInputProblem, type InputProblem } from '../test-files/model.js';
@@ -14,6 +14,7 @@ export const testOptions = {
   format: { type: 'string' },
   zone: { type: 'string' },
   'show-failures-only': { type: 'boolean' },
+  'allow-empty': { type: 'boolean' },
 } as const;
 
 export const testCommand: Command = {
@@ -58,12 +59,16 @@ with a dot); a directory without one is a usage error.
                              sarif (SARIF 2.1.0); bad input and usage errors
                              come in that format too
       --show-failures-only   leave passing cases out of the report
+      --allow-empty          succeed when a directory holds no test file (by
+                             default that is an error, so that CI does not
+                             pass on nothing)
   -h, --help                 show this help
 
-Exit status: 0 no case failed, 1 a case failed, 2 bad input (an unreadable
-or invalid test file, zone or request, a rule name that names no rule of the
-zone, a bad option); bad input is reported with file, line, case and JSON path,
-and the cases of the other files still run.
+Exit status: 0 no case failed, 1 a case failed or a directory held no test
+file (without --allow-empty), 2 bad input (an unreadable or invalid test file,
+zone or request, a rule name that names no rule of the zone, a bad option); bad
+input is reported with file, line, case and JSON path, and the cases of the
+other files still run.
 `,
   run(args, io) {
     const { values, positionals } = parseCommandLine(args, testOptions);
@@ -83,7 +88,15 @@ and the cases of the other files still run.
       }
       return zone;
     };
-    const files = positionals.flatMap((argument) => testFilesAt(io, argument));
+    const allowEmpty = values['allow-empty'] === true;
+    const emptyDirectories: string[] = [];
+    const files = positionals.flatMap((argument) => {
+      const found = testFilesAt(io, argument);
+      if (found.length === 0) emptyDirectories.push(argument);
+      return found;
+    });
+    for (const directory of emptyDirectories)
+      io.stderr(`cfrules test: ${emptyInputLine(directory, 'test file', allowEmpty)}`);
     for (const path of files) {
       let read: ReturnType<typeof readTestFile>;
       try {
@@ -105,6 +118,7 @@ and the cases of the other files still run.
     const options = { showFailuresOnly: values['show-failures-only'] === true, color: colorEnabled(io) };
     io.stdout(renderTestResults(format, results, problems, options));
     if (problems.length > 0) return 2;
+    if (emptyDirectories.length > 0 && !allowEmpty) return 1;
     return results.every((result) => result.passed) ? 0 : 1;
   },
 };

@@ -1,6 +1,6 @@
 import { escapeControlCharacters } from '../../lang/escape.js';
 import type { RulesetJson } from '../../service/rulesets/model.js';
-import { ExportError, isZoneId, nothingToExport, type ZoneEntryPoints } from './source.js';
+import { customRulesetsIn, ExportError, isZoneId, nothingToExport, type ZoneEntryPoints } from './source.js';
 
 /** Reads a zone's entry points from a running API (`cfrules serve`, or any with Cloudflare's v4 shape). */
 
@@ -40,7 +40,22 @@ export async function readEntryPointsFromApi(source: ApiSource): Promise<ZoneEnt
   const { id: zoneId } = await resolveZone(source);
   const rulesets = await entryPointsFromApi(source, zoneId, source.phases);
   if (rulesets.length === 0) throw nothingToExport(zoneId, source.phases);
-  return { zoneId, rulesets };
+  const customRulesets = customRulesetsIn(await zoneRulesets(source, zoneId), source.phases);
+  return { zoneId, rulesets, customRulesets };
+}
+
+/** Every ruleset `GET /zones/{id}/rulesets` lists (without their rules), page after page by cursor. */
+async function zoneRulesets(source: ApiConnection, zoneId: string): Promise<RulesetJson[]> {
+  const rulesets: RulesetJson[] = [];
+  for (let cursor = ''; ; ) {
+    const path = `/zones/${zoneId}/rulesets?per_page=500${cursor && `&cursor=${encodeURIComponent(cursor)}`}`;
+    const answer = await call(source, path);
+    if (!answer.envelope.success) throw failure(source, path, answer);
+    rulesets.push(...(answer.envelope.result as RulesetJson[]));
+    const next = (answer.envelope.result_info as { cursor?: string } | undefined)?.cursor;
+    if (!next || next === cursor) return rulesets;
+    cursor = next;
+  }
 }
 
 /** The zone's entry points of these phases (those it has). */

@@ -1,11 +1,12 @@
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { ZoneFile } from '../../engine/zone/model.js';
 import { escapeControlCharacters } from '../../lang/escape.js';
 import { rulesetJson } from '../../service/rulesets/model.js';
 import { zoneFileFromStore } from '../../service/zone-file.js';
 import { openSqliteStore } from '../../store/sqlite.js';
 import type { StoreTransaction, ZoneRecord } from '../../store/store.js';
-import { ExportError, isZoneId, nothingToExport, type ZoneEntryPoints } from './source.js';
+import { fileErrorReason } from '../files.js';
+import { customRulesetsIn, ExportError, isZoneId, nothingToExport, type ZoneEntryPoints } from './source.js';
 
 /**
  * Reads a zone's entry points (or its whole zone file) straight from the database of `cfrules serve`, without a running service
@@ -27,7 +28,8 @@ export function readEntryPointsFromDb(source: DbSource): ZoneEntryPoints {
       return record === undefined ? [] : [rulesetJson(record)];
     });
     if (rulesets.length === 0) throw nothingToExport(zone.id, source.phases);
-    return { zoneId: zone.id, rulesets };
+    const customRulesets = customRulesetsIn(tx.rulesets.list(zone.id), source.phases);
+    return { zoneId: zone.id, rulesets, customRulesets };
   });
 }
 
@@ -41,13 +43,7 @@ function inZone<T>(
   source: { path: string; zone: string },
   read: (tx: StoreTransaction, zone: ZoneRecord) => T,
 ): T {
-  // Opening a missing file would create an empty database: say it is missing instead.
-  try {
-    if (!statSync(source.path).isFile()) throw new ExportError(`${source.path} is not a database file`);
-  } catch (error) {
-    if (error instanceof ExportError) throw error;
-    throw new ExportError(`cannot read ${source.path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
+  assertDatabaseFile(source.path);
   let store: ReturnType<typeof openSqliteStore>;
   try {
     store = openSqliteStore(source.path);
@@ -66,6 +62,34 @@ function inZone<T>(
   } finally {
     store.close();
   }
+}
+
+/** The first bytes of every SQLite 3 database file. */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Refuses what is not a database before SQLite opens it: SQLite would create a missing file, and would take
+ * an empty one for a new database, which opening the store then fills with cfrules' tables. An export only
+ * reads, so it must leave no such file behind.
+ */
+function assertDatabaseFile(path: string): void {
+  const header = Buffer.alloc(SQLITE_HEADER.length);
+  let read: number;
+  try {
+    if (statSync(path).isDirectory()) throw new ExportError(`${path} is a directory, not a database file`);
+    const file = openSync(path, 'r');
+    try {
+      read = readSync(file, header, 0, header.length, 0);
+    } finally {
+      closeSync(file);
+    }
+  } catch (error) {
+    if (error instanceof ExportError) throw error;
+    throw new ExportError(`cannot read the database file ${path}: ${fileErrorReason(error)}`);
+  }
+  if (read === 0) throw new ExportError(`${path} is empty, not a database file of cfrules serve`);
+  if (read < header.length || !header.equals(SQLITE_HEADER))
+    throw new ExportError(`${path} is not a database file of cfrules serve (not an SQLite database)`);
 }
 
 /** A zone named in the command: names are unique per account, so a name two accounts use needs the id. */

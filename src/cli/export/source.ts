@@ -4,7 +4,23 @@ import type { RulesetJson } from '../../service/rulesets/model.js';
 export interface ZoneEntryPoints {
   zoneId: string;
   rulesets: RulesetJson[];
+  /**
+   * The zone's custom rulesets (kind `custom`) of those phases, which `export terraform` leaves out and says
+   * so: the provider declares custom rulesets at account level (see `leftOutWarning`).
+   */
+  customRulesets: CustomRulesetHeader[];
 }
+
+export type CustomRulesetHeader = Pick<RulesetJson, 'id' | 'name' | 'phase'>;
+
+/** The custom rulesets among a zone's rulesets, in these phases. */
+export const customRulesetsIn = (
+  rulesets: readonly Pick<RulesetJson, 'id' | 'name' | 'phase' | 'kind'>[],
+  phases: readonly string[],
+): CustomRulesetHeader[] =>
+  rulesets
+    .filter((ruleset) => ruleset.kind === 'custom' && phases.includes(ruleset.phase))
+    .map(({ id, name, phase }) => ({ id, name, phase }));
 
 /**
  * Why an export could not read the zone (unreachable service, refused credentials, unknown zone, nothing

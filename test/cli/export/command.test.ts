@@ -2,7 +2,7 @@
 // `cfrules export terraform`, end to end: entry points written through the API of a running `cfrules serve`,
 // exported by the built binary, read back with HCL's parser and compared with what the service stored.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,7 @@ const TOKEN = 'Exp0rt_-'.padEnd(40, 'x');
 const READER = 'Exp0rt_-'.padEnd(40, 'r');
 const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
 const OTHER_ZONE = '123e105f4ecef8ad9ca31a8372d0c353';
+const CUSTOM_ZONE = '223e105f4ecef8ad9ca31a8372d0c353';
 const CMR = 'efb7b8c949ac4650a09736fc376e9aee';
 const OWASP = '4814384a9e5d4991b9815dcfc25d2f1f';
 const config = `accounts:
@@ -40,6 +41,10 @@ zones:
   - id: ${OTHER_ZONE}
     name: other.example
     plan: pro
+    account: 0123456789abcdef0123456789abcdef
+  - id: ${CUSTOM_ZONE}
+    name: custom.example
+    plan: enterprise
     account: 0123456789abcdef0123456789abcdef
 `;
 
@@ -289,11 +294,103 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
       withToken.env,
       /^cfrules export: http:\/\/127\.0\.0\.1:\d+\/nope is not Cloudflare's v4 API: it has no route for \/zones/,
     );
-    await fail(
-      ['export', 'terraform', '--db', join(dir, 'missing.db'), '--zone', ZONE],
-      {},
-      /^cfrules export: cannot read .*missing\.db: ENOENT/,
+  });
+
+  it('says why a --db file is not a database, and leaves no file behind', async () => {
+    const missing = join(dir, 'missing.db');
+    const empty = join(dir, 'empty.db');
+    writeFileSync(empty, '');
+    const notSqlite = join(dir, 'notes.db');
+    writeFileSync(notSqlite, 'just some text, long enough to fill a header\n');
+    const cases: [string, string][] = [
+      [missing, `cannot read the database file ${missing}: no such file`],
+      [join(missing, 'x.db'), `cannot read the database file ${join(missing, 'x.db')}: no such file`],
+      [dir, `${dir} is a directory, not a database file`],
+      [empty, `${empty} is empty, not a database file of cfrules serve`],
+      [notSqlite, `${notSqlite} is not a database file of cfrules serve (not an SQLite database)`],
+    ];
+    for (const target of ['terraform', 'zone']) {
+      for (const [path, message] of cases) {
+        const run = await cfrules(['export', target, '--db', path, '--zone', ZONE]);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toBe(`cfrules export: ${message}\n`);
+        expect(run.code).toBe(1);
+      }
+    }
+    // Nothing was created or changed: SQLite would have made the empty file a database with cfrules' tables.
+    expect(existsSync(missing)).toBe(false);
+    expect(readFileSync(empty, 'utf8')).toBe('');
+    expect(
+      readdirSync(dir)
+        .filter((name) => /^(missing|empty|notes)\.db/.test(name))
+        .sort(),
+    ).toEqual(['empty.db', 'notes.db']);
+  });
+
+  it('names each custom ruleset it leaves out, from the API and from the database', async () => {
+    const call = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(`${serve.url}/zones/${CUSTOM_ZONE}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = (await response.json()) as Json;
+      if (!answer.success) throw new Error(`${method} ${path}: ${JSON.stringify(answer.errors)}`);
+      return answer.result;
+    };
+    const custom = await call('POST', '/rulesets', {
+      name: 'Office "rules"\u202e',
+      kind: 'custom',
+      phase: 'http_request_firewall_custom',
+      rules: [{ action: 'block', expression: 'http.request.uri.path eq "/office"' }],
+    });
+    await call('PUT', '/rulesets/phases/http_request_firewall_custom/entrypoint', {
+      rules: [{ action: 'block', expression: 'http.request.uri.path eq "/private"' }],
+    });
+    // The name as JSON writes it, with the right-to-left override escaped for the terminal.
+    const warning =
+      `cfrules export: warning: custom ruleset ${custom.id} "Office \\"rules\\"\\u202e" (http_request_firewall_custom) left out: ` +
+      "the Terraform provider declares custom rulesets at account level, and this export writes the zone's entry points only\n";
+    const online = await cfrules(
+      ['export', 'terraform', '--api', serve.url, '--zone', CUSTOM_ZONE],
+      withToken,
     );
+    const offline = await cfrules(['export', 'terraform', '--db', db, '--zone', 'custom.example']);
+    for (const run of [online, offline]) {
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe(warning);
+      const document = await readHcl(run.stdout);
+      expect(Object.keys(document.resource.cloudflare_ruleset)).toEqual(['http_request_firewall_custom']);
+      expect(run.stdout).toContain('/private');
+      expect(run.stdout).not.toContain('/office');
+    }
+    // A phase that holds no custom ruleset leaves nothing out.
+    await call('PUT', '/rulesets/phases/http_ratelimit/entrypoint', {
+      rules: [
+        {
+          action: 'block',
+          expression: 'true',
+          ratelimit: {
+            characteristics: ['ip.src', 'cf.colo.id'],
+            period: 60,
+            requests_per_period: 10,
+            mitigation_timeout: 600,
+          },
+        },
+      ],
+    });
+    const ratelimit = await cfrules([
+      'export',
+      'terraform',
+      '--db',
+      db,
+      '--zone',
+      CUSTOM_ZONE,
+      '--phase',
+      'http_ratelimit',
+    ]);
+    expect(ratelimit.stderr).toBe('');
+    expect(ratelimit.code).toBe(0);
   });
 
   it('reports a failure as JSON with --format json', async () => {
