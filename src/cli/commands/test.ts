@@ -56,8 +56,9 @@ A directory stands for every .yaml, .yml and .json file under it.
 
 Exit status: 0 no case failed, 1 a case failed, 2 bad input (an unreadable
 or invalid test file, zone or request, a rule name that names no rule of the
-zone, a bad option); bad input is reported with file, line, case and JSON path,
-and the cases of the other files still run.
+zone, a bad option). Every mistake of a file is reported at once, each with
+file, line and column of the key at fault, case and JSON path; no case of that
+file runs, and the cases of the other files still do.
 `,
   run(args, io) {
     const { values, positionals } = parseCommandLine(args, testOptions);
@@ -70,10 +71,10 @@ and the cases of the other files still run.
     const defaultZone = (): DefaultZone => {
       if (zone) return zone;
       if (values.zone === undefined) {
-        zone = { json: GO_FTW_ZONE, file: '(go-ftw default zone)', pointer: '', lineOf: () => 1 };
+        zone = { json: GO_FTW_ZONE, file: '(go-ftw default zone)', pointer: '', positionOf: () => START };
       } else {
         const file = parseStructured(values.zone, readInputFile(io, values.zone, readStdin));
-        zone = { json: file.value, file: values.zone, pointer: '', lineOf: file.lineOf };
+        zone = { json: file.value, file: values.zone, pointer: '', positionOf: file.positionOf };
       }
       return zone;
     };
@@ -88,7 +89,8 @@ and the cases of the other files still run.
         problems.push({ file: path, line: 1, pointer: '', message: error.message });
         continue;
       }
-      const ran = read.ok ? runTestFile(read.file) : read;
+      // The file's own mistakes, its zone's and its requests' are reported together.
+      const ran = read.file ? runTestFile(read.file, read.problems) : { ok: false as const, ...read };
       if (ran.ok) results.push(...ran.results);
       else problems.push(...ran.problems);
     }
@@ -100,6 +102,9 @@ and the cases of the other files still run.
     return results.every((result) => result.passed) ? 0 : 1;
   },
 };
+
+/** Where a problem of the built-in zone would be: it has none. */
+const START = { line: 1, column: 1 };
 
 /** A file argument, or every test file under a directory argument, sorted. */
 function testFilesAt(io: CliIo, path: string): string[] {
