@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join } from 'node:path';
-import { closestName } from '../../check/hints.js';
 import type { FinalAction } from '../../engine/outcome.js';
+import { closestName } from '../../lang/closest-name.js';
 import { describe } from '../../request/json.js';
 import type { CliIo } from '../command.js';
 import { UsageError } from '../command.js';
