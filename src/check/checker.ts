@@ -21,6 +21,7 @@ import {
   make,
   message,
 } from '../lang/catalogue.js';
+import { closestName } from '../lang/closest-name.js';
 import type { HookVerdict, LiteralPlace, LiteralReading, ParseHooks } from '../lang/hooks.js';
 import { isSpace, type LexProblem, trimmedRange } from '../lang/lexer.js';
 import type { ScanProblem, ScanResult } from '../lang/literals.js';
@@ -33,7 +34,7 @@ import { formatIp, type IpAddress, type IpRange } from '../scheme/ip.js';
 import { type ListKind, listItemType, type Scheme } from '../scheme/scheme.js';
 import { arrayOf, elementType, sameType, type Type, typeDebugName, typeName } from '../scheme/types.js';
 import { accepts, argumentType, describeTypes, isMapped, parameterAt, patternError } from './arguments.js';
-import { closestName, literalHint } from './hints.js';
+import { literalHint } from './hints.js';
 import type {
   ExpressionType,
   TypedArgument,

@@ -1,4 +1,4 @@
-import { closestName } from '../check/hints.js';
+import { closestName } from '../lang/closest-name.js';
 import { UsageError } from './command.js';
 
 /**

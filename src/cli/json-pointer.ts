@@ -8,25 +8,45 @@
  * (a required member left out), of the deepest object or array that is.
  */
 export function jsonPointerOffset(text: string, pointer: string): number {
+  return locate(text, pointer).value;
+}
+
+/**
+ * Where a problem about the value at `pointer` is best shown: the member's key when the pointer ends at a
+ * member (`"action": "blok"` is pointed at from `"action"`), else the value; when something on the way is
+ * missing, the key (or element) of the deepest value that is there, as for `jsonPointerOffset`.
+ */
+export function jsonPointerKeyOffset(text: string, pointer: string): number {
+  const found = locate(text, pointer);
+  return found.key ?? found.value;
+}
+
+function locate(text: string, pointer: string): { value: number; key?: number } {
   const segments = pointer === '' ? [] : pointer.slice(1).split('/');
-  let at = skipSpace(text, 0);
+  let at: { value: number; key?: number } = { value: skipSpace(text, 0) };
   for (const raw of segments) {
     const segment = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    const found = text[at] === '{' ? member(text, at, segment) : element(text, at, segment);
-    if (found === undefined) return at;
-    at = found;
+    if (text[at.value] === '{') {
+      const found = member(text, at.value, segment);
+      if (found === undefined) return at;
+      at = found;
+    } else {
+      const found = element(text, at.value, segment);
+      if (found === undefined) return at;
+      at = { value: found };
+    }
   }
   return at;
 }
 
-/** The offset of the value of member `key` of the object at `at`. */
-function member(text: string, at: number, key: string): number | undefined {
+/** The offsets of the key and the value of member `key` of the object at `at`. */
+function member(text: string, at: number, key: string): { value: number; key: number } | undefined {
   let i = skipSpace(text, at + 1);
   while (text[i] === '"') {
     const keyEnd = stringEnd(text, i);
     const name = JSON.parse(text.slice(i, keyEnd)) as string;
     const value = skipSpace(text, skipSpace(text, keyEnd) + 1); // past the colon
-    if (name === key) return value;
+    if (name === key) return { value, key: i };
     i = skipSpace(text, valueEnd(text, value));
     if (text[i] === ',') i = skipSpace(text, i + 1);
   }

@@ -1,5 +1,4 @@
 import { parameterAt } from '../check/arguments.js';
-import { closestName } from '../check/hints.js';
 import type {
   TypedArgument,
   TypedComparison,
@@ -11,6 +10,7 @@ import type {
 import { inputError, inputProblem, kindOf, type ValidateOptions, validate } from '../check/validate.js';
 import { walkTyped } from '../check/walk.js';
 import { type Diagnostic, diagnostic, hint, message } from '../lang/catalogue.js';
+import { closestName } from '../lang/closest-name.js';
 import { parseWildcard, type WildcardPart } from '../lang/wildcard.js';
 import { type RegexEngine, re2RegexEngine } from '../regex/index.js';
 import type { IpRange } from '../scheme/ip.js';

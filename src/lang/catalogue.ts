@@ -53,7 +53,7 @@ export const CODES = {
     severity: 'error',
     layer: 'parser',
     messages: ['expectedOperator'],
-    hints: ['comparisonOperators', 'rewriteValue'],
+    hints: ['comparisonOperators', 'operatorTypo', 'rewriteValue'],
   },
   'expected-value': {
     severity: 'error',

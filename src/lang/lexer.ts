@@ -52,7 +52,12 @@ export interface InvalidPayload {
   problem?: LexProblem;
   /** The text follows a value (field, call, index) that is not a function argument. */
   afterValue: boolean;
+  /** After a value: the word the text starts with, if it does (a misspelt operator, `contians`). */
+  word?: string;
 }
+
+/** A word of letters, digits and underscores, as operators and names are written. */
+const WORD = /[A-Za-z_][A-Za-z0-9_]*/y;
 
 /** A problem found by the lexer, with the hint it has for it. */
 export type LexProblem = ScanProblem & { hint?: Hint };
@@ -649,7 +654,9 @@ export class ExpressionLexer {
 
   /** Text that cannot stand here: the parser will say what it expected. */
   private invalid(afterValue = false): void {
-    this.emit(T.Invalid, this.pos + 1, { afterValue } satisfies InvalidPayload);
+    WORD.lastIndex = this.pos;
+    const word = afterValue ? WORD.exec(this.text)?.[0] : undefined;
+    this.emit(T.Invalid, this.pos + 1, { afterValue, ...(word && { word }) } satisfies InvalidPayload);
     this.done = true;
   }
 

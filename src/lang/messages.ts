@@ -129,6 +129,8 @@ export const HINTS = {
   expectedValue:
     'a comparison needs a literal on its right: a string, a number, an IP address or a byte string',
   comparisonOperators: 'expected a comparison operator such as eq, ne, contains, matches, wildcard or in',
+  operatorTypo: (p: { word: string; operator: string }) =>
+    `${p.word} is not a comparison operator; did you mean ${p.operator}?`,
   rewriteValue: (p: { name: string }) =>
     `${p.name} computes a value for a rewrite expression (Transform Rules); a filter needs a condition`,
   mapKeyQuotes: 'map keys are written in double quotes: http.request.headers["user-agent"]',

@@ -24,6 +24,7 @@ import type {
   ValueExpression,
 } from './ast.js';
 import { type DiagnosticCode, type Hint, hint, type Message, message } from './catalogue.js';
+import { closestName } from './closest-name.js';
 import { HookStop, type HookVerdict, type ParseHooks } from './hooks.js';
 import type {
   ExpressionLexer,
@@ -33,7 +34,7 @@ import type {
   StringPayload,
   Token,
 } from './lexer.js';
-import { LOGICAL_OPERATORS } from './operators.js';
+import { comparisonOperatorNames, LOGICAL_OPERATORS } from './operators.js';
 import * as T from './tokens.js';
 
 /**
@@ -544,11 +545,15 @@ export class ExpressionParser extends EmbeddedActionsParser {
     const payload = next.payload as InvalidPayload;
     if (payload.problem || !payload.afterValue || this.hooks?.isBoolValue?.(value) === true) return;
     this.lexer = undefined; // as in heed
+    // The message is the reference engine's; the hint names the operator a misspelt word stands for.
+    const operator = payload.word && closestName(payload.word, comparisonOperatorNames);
     throw new SyntaxFailure(
       'expected-operator',
       message('expectedOperator'),
       next,
-      hint('comparisonOperators'),
+      payload.word && operator
+        ? hint('operatorTypo', { word: payload.word, operator })
+        : hint('comparisonOperators'),
     );
   }
 }

@@ -101,7 +101,13 @@ export class BodyObject {
   allowOnly(known: readonly string[], what: string): void {
     for (const key of Object.keys(this.members)) {
       if (!known.includes(key))
-        this.fail(key, `unknown member ${shownKey(key)}: ${what} has ${known.join(', ')}`);
+        this.fail(
+          key,
+          `unknown member ${shownKey(key)}: ${what} has ${known.join(', ')}`,
+          undefined,
+          // One name for the problem, whatever the member (reports outside the API show it: docs/cli.md).
+          'unknown-member',
+        );
     }
   }
 
@@ -153,7 +159,7 @@ export class BodyObject {
     if (typeof value === 'string' && (values as readonly string[]).includes(value)) return value as T;
     const choices = values.join(', ');
     if (value === undefined) this.fail(key, `${key} is required: one of ${choices}`);
-    this.fail(key, `${key} must be one of ${choices}`);
+    this.fail(key, `${key} ${shownValue(value)} must be one of ${choices}`);
   }
 
   /** An optional array of distinct values among `values`. */
@@ -166,7 +172,7 @@ export class BodyObject {
       const item: unknown = value[index];
       const place = childPlace(this.placeOf(key), index);
       if (typeof item !== 'string' || !(values as readonly string[]).includes(item)) {
-        throw invalid(place, `${key} must only contain ${values.join(', ')}`);
+        throw invalid(place, `${key} must only contain ${values.join(', ')}, not ${shownValue(item)}`);
       }
       if (seen.has(item as T)) throw invalid(place, `${key} lists ${item} twice`);
       seen.add(item as T);
@@ -262,4 +268,7 @@ export function readIdsToDelete(query: QueryParams, body: unknown, code: number)
 }
 
 /** A member name for a message, cut when long (it comes from the request). */
+/** A refused value, named in the message that refuses it: JSON as sent (strings quoted), cut short if long. */
+const shownValue = (value: unknown): string => shown(JSON.stringify(value) ?? String(value));
+
 const shownKey = (key: string): string => JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);

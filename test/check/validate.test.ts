@@ -391,6 +391,28 @@ describe('hints', () => {
     );
     expect(hintOf('ip.src in {10.0.0.1/8}')).toContain('network address');
   });
+
+  it("names the operator a misspelt one stands for, keeping the reference engine's message", () => {
+    const [typo] = validate('http.host contians "a"').diagnostics;
+    expect(typo).toMatchObject({
+      code: 'expected-operator',
+      message: 'expected ComparisonOp',
+      hint: 'contians is not a comparison operator; did you mean contains?',
+    });
+    expect(hintOf('lower(http.host) machtes "a"')).toBe(
+      'machtes is not a comparison operator; did you mean matches?',
+    );
+    expect(hintOf('http.host strictwildcard "a"')).toBe(
+      'strictwildcard is not a comparison operator; did you mean strict wildcard?',
+    );
+    expect(hintOf('http.host CONTAINS "a"')).toBe(
+      'CONTAINS is not a comparison operator; did you mean contains?',
+    );
+    // A word like no operator, or text that is no word, gets the list of operators.
+    const operators = 'expected a comparison operator such as eq, ne, contains, matches, wildcard or in';
+    expect(hintOf('http.host foo "a"')).toBe(operators);
+    expect(hintOf('http.host := "a"')).toBe(operators);
+  });
 });
 
 describe('fixes from review', () => {

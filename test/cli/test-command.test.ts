@@ -153,61 +153,135 @@ describe('cfrules test', () => {
     expect(allowed.stdout).toMatch(/0 passed, 0 failed\n$/);
   });
 
-  describe('bad input: exit 2, with file, line, case and JSON path', () => {
-    it('an unknown key in an expectation', () => {
+  describe('bad input: exit 2, with file, line, column, case and JSON path', () => {
+    it('an unknown key in an expectation, with the key it may stand for', () => {
       const result = run(['test', 'tests/rules.test.yaml'], files(passing.replace('not_fired', 'not_fire')));
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        'cfrules test: tests/rules.test.yaml:5: case "office reaches admin": /tests/0/expect/not_fire: unknown key \'not_fire\' (known: action, by, fired, not_fired)\n',
+        'cfrules test: tests/rules.test.yaml:5:48: case "office reaches admin": /tests/0/expect/not_fire: unknown key \'not_fire\'; did you mean not_fired? (known: action, by, fired, not_fired)\n',
       );
     });
 
-    it('a rule name the zone does not have', () => {
+    it('a rule name the zone does not have, at its key in the case', () => {
       const result = run(
         ['test', 'tests/rules.test.yaml'],
         files(passing.replace('by: office-allow', 'by: office-alow')),
       );
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain(
-        'case "office reaches admin": /expect/by: no rule of the zone has the id or ref \'office-alow\'',
+      expect(result.stderr).toBe(
+        'cfrules test: tests/rules.test.yaml:5:30: case "office reaches admin": /tests/0/expect/by: no rule of the zone has the id or ref \'office-alow\'\n',
       );
     });
 
-    it('an invalid request', () => {
+    it('an invalid request, at the key of the bad value', () => {
       const result = run(
         ['test', 'tests/rules.test.yaml'],
         files(passing.replace('method: GET', 'method: 12')),
       );
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(
-        /tests\/rules\.test\.yaml:\d+: case "office reaches admin": \/tests\/0\/request\/method: /,
+      expect(result.stderr).toBe(
+        'cfrules test: tests/rules.test.yaml:4:16: case "office reaches admin": /tests/0/request/method: expected a string, got 12\n',
       );
     });
 
-    it('an invalid zone, reported in the zone file', () => {
+    it('an invalid zone, reported in the zone file at the offending key', () => {
       const broken = { ...zone, firewall_rules: [{ ...zone.firewall_rules[0], acton: 'block' }] };
       const result = run(['test', 'tests/rules.test.yaml'], {
         ...files(passing),
         'tests/zone.json': JSON.stringify(broken, null, 2),
       });
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/^cfrules test: tests\/zone\.json:\d+: \/firewall_rules\/0\/acton: /m);
+      // Line 12 of the zone file is `      "acton": "block"`: the key is at column 7.
+      expect(result.stderr).toMatch(/^cfrules test: tests\/zone\.json:12:7: \/firewall_rules\/0\/acton: /m);
     });
 
-    it('a missing zone file, an unknown action, a file that is not YAML', () => {
+    it('a missing zone file, a file that is not YAML', () => {
       expect(run(['test', 'tests/rules.test.yaml'], { 'tests/rules.test.yaml': passing }).stderr).toContain(
-        'tests/rules.test.yaml:1: /zone: cannot read tests/zone.json: no such file',
-      );
-      const unknownAction = run(
-        ['test', 'tests/rules.test.yaml'],
-        files(passing.replace('action: allow', 'action: deny')),
-      );
-      expect(unknownAction.stderr).toContain(
-        '/tests/0/expect/action: action is required: one of block, challenge',
+        'tests/rules.test.yaml:1:1: /zone: cannot read tests/zone.json: no such file',
       );
       const notYaml = run(['test', 'tests/rules.test.yaml'], files('zone: [unclosed'));
       expect(notYaml.code).toBe(2);
       expect(notYaml.stderr).toMatch(/tests\/rules\.test\.yaml is not valid YAML \(line \d+\)/);
+    });
+
+    it('says what is wrong with a value that is there, apart from one that is missing', () => {
+      const stderr = (testFile: string) => run(['test', 'tests/rules.test.yaml'], files(testFile)).stderr;
+      expect(stderr(passing.replace('action: allow', 'action: blok'))).toContain(
+        '/tests/0/expect/action: unknown action "blok"; did you mean block? (one of block, challenge, js_challenge, managed_challenge, allow, none)',
+      );
+      expect(stderr(passing.replace('action: allow', 'action: deny'))).toContain(
+        '/tests/0/expect/action: unknown action "deny": one of block, challenge,',
+      );
+      expect(stderr(passing.replace('action: allow', 'action: 12'))).toContain(
+        '/tests/0/expect/action: action must be one of block, challenge, js_challenge, managed_challenge, allow, none, not 12',
+      );
+      expect(stderr(passing.replace('action: allow, ', ''))).toContain(
+        'tests/rules.test.yaml:5:5: case "office reaches admin": /tests/0/expect/action: action is required: one of block,',
+      );
+      expect(stderr('zone: zone.json\ntests: []\n')).toBe(
+        'cfrules test: tests/rules.test.yaml:2:1: /tests: tests must list at least one test\n',
+      );
+      expect(stderr('zone: zone.json\n')).toContain(
+        '/tests: tests is required: a list of cases, each {name, request, expect}',
+      );
+      expect(stderr('zone: zone.json\ntests: {name: x}\n')).toContain(
+        '/tests: tests must be a list of cases, each {name, request, expect}, not an object',
+      );
+      expect(stderr(passing.replace('zone: zone.json', 'zone: 3'))).toContain(
+        '/zone: zone must be the path of a zone file (relative to this file) or an inline zone, not 3',
+      );
+      expect(stderr(passing.replace('name: others do not', 'name: ""'))).toContain(
+        'case "#1": /tests/1/name: name is empty; it must be a non-empty string',
+      );
+      expect(stderr(passing.replace('by: office-allow', 'by: [office-allow]'))).toContain(
+        '/tests/0/expect/by: by must be the id or ref of a rule, not an array',
+      );
+      expect(stderr(passing.replace('not_fired: [admin-block]', 'not_fired: [admin-block, 7]'))).toContain(
+        '/tests/0/expect/not_fired/1: not_fired lists 7; each entry must be the id or ref of a rule',
+      );
+    });
+
+    it("reports every mistake of a file in one run: its own, its zone's and its requests', top to bottom", () => {
+      const broken = { ...zone, firewall_rules: [{ ...zone.firewall_rules[0], action: 'blokk' }] };
+      const testFile = `zone: zone.json
+tests:
+  - name: first
+    request: { method: 12, url: "https://example.com/" }
+    expect: { action: blok, not_fire: [admin-block] }
+  - request: requests/bad.json
+    expect:
+      action: allow
+      fired: [x, 3]
+`;
+      const result = run(['test', 'tests/rules.test.yaml'], {
+        'tests/rules.test.yaml': testFile,
+        'tests/zone.json': JSON.stringify(broken, null, 2),
+        'tests/requests/bad.json': '{\n  "url": "https://example.com/",\n  "headres": {}\n}\n',
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr.split('\n').filter(Boolean)).toEqual([
+        'cfrules test: tests/rules.test.yaml:4:16: case "first": /tests/0/request/method: expected a string, got 12',
+        'cfrules test: tests/rules.test.yaml:5:15: case "first": /tests/0/expect/action: unknown action "blok"; did you mean block? (one of block, challenge, js_challenge, managed_challenge, allow, none)',
+        'cfrules test: tests/rules.test.yaml:5:29: case "first": /tests/0/expect/not_fire: unknown key \'not_fire\'; did you mean not_fired? (known: action, by, fired, not_fired)',
+        'cfrules test: tests/rules.test.yaml:6:5: case "#1": /tests/1/name: name is required: a non-empty string',
+        'cfrules test: tests/rules.test.yaml:9:18: case "#1": /tests/1/expect/fired/1: fired lists 3; each entry must be the id or ref of a rule',
+        expect.stringMatching(/^cfrules test: tests\/zone\.json:7:7: \/firewall_rules\/0\/action: .*"blokk"/),
+        expect.stringMatching(
+          /^cfrules test: tests\/requests\/bad\.json:3:3: case "#1": \/headres: unknown key "headres"/,
+        ),
+      ]);
+    });
+
+    it('points at keys of JSON test files too', () => {
+      const testFile =
+        '{\n  "zone": "zone.json",\n  "tests": [\n    {"name": "a", "request": {"url": "https://e.com/"},\n     "expect": {"action": "alow"}}\n  ]\n}\n';
+      const result = run(['test', 'tests/t.json'], {
+        'tests/zone.json': JSON.stringify(zone),
+        'tests/t.json': testFile,
+      });
+      expect(result.stderr).toBe(
+        'cfrules test: tests/t.json:5:17: case "a": /tests/0/expect/action: unknown action "alow"; did you mean allow? (one of block, challenge, js_challenge, managed_challenge, allow, none)\n',
+      );
     });
 
     it('no file, or an unknown format', () => {

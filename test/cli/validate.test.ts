@@ -277,7 +277,7 @@ describe.concurrent('cfrules validate: rule objects, checked as the API checks t
       `${rules}:6:17: error[action-not-entitled] (rule 0f9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c "Log logins")\n` +
         'Rule error (10204) at action: the log action needs the Enterprise plan; this zone is on the Free plan\n' +
         `${rules}:14:17: error[invalid-action] (rule 1a9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c)\n` +
-        'Rule error (10200) at action: action must be one of block, challenge, js_challenge, managed_challenge, ' +
+        'Rule error (10200) at action: action "blokk" must be one of block, challenge, js_challenge, managed_challenge, ' +
         'allow, log, bypass\n' +
         // products is missing: the position is the rule's
         `${rules}:17:5: error[products-required] (rule 2b9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c)\n` +
@@ -326,7 +326,7 @@ describe.concurrent('cfrules validate: rule objects, checked as the API checks t
     expect(result.code).toBe(1);
     expect(result.stdout.split('\n')[1]).toBe(
       `::error file=${rules},line=14,col=17,endLine=14,endColumn=17,title=cfrules invalid-action::` +
-        'rule 1a9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c: Rule error (10200) at action: action must be one of block, ' +
+        'rule 1a9b5a4c2d3e4f5a6b7c8d9e0f1a2b3c: Rule error (10200) at action: action "blokk" must be one of block, ' +
         'challenge, js_challenge, managed_challenge, allow, log, bypass',
     );
   });
@@ -366,6 +366,41 @@ describe.concurrent('cfrules validate: rule objects, checked as the API checks t
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/^\d+ expressions checked: \d+ valid, 0 invalid, 0 warnings\n$/);
     expect(result.code).toBe(0);
+  });
+
+  it('calls a misspelt member unknown-member in a firewall rule, a filter and a ruleset rule alike', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfrules-'));
+    try {
+      const firewallRules = join(dir, 'rules.json');
+      writeFileSync(
+        firewallRules,
+        JSON.stringify([
+          { action: 'block', descripton: 'x', filter: { expression: 'ssl' } },
+          { action: 'block', filter: { expression: 'ssl', pased: true } },
+          { expression: 'ssl', refs: 'r' },
+        ]),
+      );
+      const ruleset = join(dir, 'ruleset.json');
+      writeFileSync(
+        ruleset,
+        JSON.stringify({
+          phase: 'http_request_firewall_custom',
+          rules: [{ action: 'block', expression: 'ssl', descripton: 'x' }],
+        }),
+      );
+      const { json } = await report(['-f', firewallRules, '-f', ruleset]);
+      const found = json.results.map((r: { diagnostics: { code: string; pointer: string }[] }) =>
+        r.diagnostics.map((d) => `${d.code} ${d.pointer}`),
+      );
+      expect(found).toEqual([
+        ['unknown-member /0/descripton'],
+        ['unknown-member /1/filter/pased'],
+        ['unknown-member /2/refs'],
+        ['unknown-member /rules/0/descripton'],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('checks the filters of a filters file as the Filters API does, not their expression twice', async () => {

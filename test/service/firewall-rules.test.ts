@@ -87,7 +87,7 @@ describe('FirewallRuleService.create: field rules', () => {
     [
       'an unknown action',
       { action: 'drop' },
-      'action must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass',
+      'action "drop" must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass',
       '/0/action',
     ],
     [
@@ -149,7 +149,7 @@ describe('FirewallRuleService.create: field rules', () => {
     [
       'an unknown product',
       { action: 'bypass', products: ['waf', 'cdn'] },
-      'products must only contain zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf',
+      'products must only contain zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf, not "cdn"',
       '/0/products/1',
     ],
     [

@@ -65,6 +65,14 @@ describe('checkRuleObject: firewall rules', () => {
       '/0/products/0',
     ],
     ['a priority out of range', { priority: -1 }, 'invalid-priority', CODES.invalidRule, '/0/priority'],
+    ['a misspelt member', { descripton: 'd' }, 'unknown-member', CODES.invalidRule, '/0/descripton'],
+    [
+      'a misspelt member of its inline filter',
+      { filter: { expression: 'ssl', pased: true } },
+      'unknown-member',
+      CODES.invalidInlineFilter,
+      '/0/filter/pased',
+    ],
     ['paused as a string', { paused: 'no' }, 'invalid-paused', CODES.invalidRule, '/0/paused'],
     [
       'a description too long',
@@ -96,6 +104,18 @@ describe('checkRuleObject: firewall rules', () => {
     );
   });
 
+  it('names the value it refuses among a fixed set', () => {
+    expect(check('firewall-rule', rule({ action: 'blokk' }))?.message).toBe(
+      'action "blokk" must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass',
+    );
+    expect(check('firewall-rule', rule({ action: 7 }))?.message).toBe(
+      'action 7 must be one of block, challenge, js_challenge, managed_challenge, allow, log, bypass',
+    );
+    expect(check('firewall-rule', rule({ action: 'bypass', products: ['waff'] }))?.message).toBe(
+      'products must only contain zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit, waf, not "waff"',
+    );
+  });
+
   it('lets Enterprise use log, and points below the object it was given', () => {
     expect(check('firewall-rule', rule({ action: 'log' }), { plan: 'enterprise' })).toBeUndefined();
     expect(check('firewall-rule', rule({ action: 'blokk' }), { pointer: '/result/7' })?.pointer).toBe(
@@ -116,6 +136,17 @@ describe('checkRuleObject: filters', () => {
     const value = { expression: 'ssl', description: 'd'.repeat(501) };
     const problem = check('filter', value);
     expect(problem).toMatchObject({ code: 'invalid-description', apiCode: CODES.invalidFilter });
+    expect(asApiMessage(problem)).toEqual(serviceAnswer('filter', value));
+  });
+
+  it('calls a misspelt member unknown-member, as for rules of either kind', () => {
+    const value = { expression: 'ssl', descripton: 'd' };
+    const problem = check('filter', value);
+    expect(problem).toMatchObject({
+      code: 'unknown-member',
+      apiCode: CODES.invalidFilter,
+      pointer: '/0/descripton',
+    });
     expect(asApiMessage(problem)).toEqual(serviceAnswer('filter', value));
   });
 });

@@ -141,7 +141,12 @@ describe('creating rulesets', () => {
       '/kind',
       'custom rulesets and entry points',
     ],
-    [{ name: 'n', kind: 'other', phase: CUSTOM }, CODES.invalidRulesetValue, '/kind', 'kind must be one of'],
+    [
+      { name: 'n', kind: 'other', phase: CUSTOM },
+      CODES.invalidRulesetValue,
+      '/kind',
+      'kind "other" must be one of',
+    ],
     [
       { name: 'n', kind: 'custom', phase: MANAGED },
       CODES.invalidRulesetValue,
@@ -216,7 +221,7 @@ describe('each rule is checked for its phase and the zone plan', () => {
       entry('enterprise', CUSTOM, [{ action: 'allow', expression: 'true' }]),
       20217,
       '/rules/0/action',
-      'action must be one of',
+      'action "allow" must be one of',
     );
     expectError(
       entry('enterprise', CUSTOM, [{ expression: 'true' }]),

@@ -1,7 +1,7 @@
 import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { alsoAsText } from '../failure-report.js';
-import { filesUnder, noFilesUnder, readInputFile, stdinReader } from '../files.js';
+import { filesUnder, readInputFile, stdinReader } from '../files.js';
 import { colorEnabled, emptyInputLine } from '../report.js';
 import { parseStructured } from '../structured-file.js';
 import { GO_FTW_ZONE } from '../test-files/go-ftw.js';
@@ -51,7 +51,8 @@ skipped, with the reason.
 
 A directory stands for every .yaml, .yml and .json file under it, at any
 depth, in sorted order (not in node_modules or directories whose names start
-with a dot); a directory without one is a usage error.
+with a dot); a directory without one fails the run (status 1) unless
+--allow-empty.
 
       --zone FILE            the zone go-ftw files run against (JSON or YAML)
       --format FORMAT        text (default), json, junit (JUnit XML), github
@@ -66,9 +67,10 @@ with a dot); a directory without one is a usage error.
 
 Exit status: 0 no case failed, 1 a case failed or a directory held no test
 file (without --allow-empty), 2 bad input (an unreadable or invalid test file,
-zone or request, a rule name that names no rule of the zone, a bad option); bad
-input is reported with file, line, case and JSON path, and the cases of the
-other files still run.
+zone or request, a rule name that names no rule of the zone, a bad option).
+Every mistake of a file is reported at once, each with file, line and column of
+the key at fault, case and JSON path; no case of that file runs, and the cases
+of the other files still do.
 `,
   run(args, io) {
     const { values, positionals } = parseCommandLine(args, testOptions);
@@ -81,10 +83,10 @@ other files still run.
     const defaultZone = (): DefaultZone => {
       if (zone) return zone;
       if (values.zone === undefined) {
-        zone = { json: GO_FTW_ZONE, file: '(go-ftw default zone)', pointer: '', lineOf: () => 1 };
+        zone = { json: GO_FTW_ZONE, file: '(go-ftw default zone)', pointer: '', positionOf: () => START };
       } else {
         const file = parseStructured(values.zone, readInputFile(io, values.zone, readStdin));
-        zone = { json: file.value, file: values.zone, pointer: '', lineOf: file.lineOf };
+        zone = { json: file.value, file: values.zone, pointer: '', positionOf: file.positionOf };
       }
       return zone;
     };
@@ -107,7 +109,8 @@ other files still run.
         problems.push({ file: path, line: error.location?.line ?? 1, pointer: '', message: error.message });
         continue;
       }
-      const ran = read.ok ? runTestFile(read.file) : read;
+      // The file's own mistakes, its zone's and its requests' are reported together.
+      const ran = read.file ? runTestFile(read.file, read.problems) : { ok: false as const, ...read };
       if (ran.ok) results.push(...ran.results);
       else problems.push(...ran.problems);
     }
@@ -126,10 +129,13 @@ other files still run.
 /** What a directory argument stands for: its test files, YAML or JSON. */
 const TEST_FILE_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
-/** A file argument, or every test file under a directory argument (`filesUnder`); none is a usage error. */
+/** Where a problem of the built-in zone would be: it has none. */
+const START = { line: 1, column: 1 };
+
+/**
+ * A file argument, or every test file under a directory argument (`filesUnder`), sorted: none for a
+ * directory without one, which fails the run unless --allow-empty.
+ */
 function testFilesAt(io: CliIo, path: string): string[] {
-  const files = filesUnder(io, path, TEST_FILE_EXTENSIONS);
-  if (files === undefined) return [path];
-  if (files.length === 0) throw noFilesUnder(path, TEST_FILE_EXTENSIONS);
-  return files;
+  return filesUnder(io, path, TEST_FILE_EXTENSIONS) ?? [path];
 }

@@ -87,11 +87,12 @@ export function goFtwCases(path: string, document: StructuredFile): TestCase[] {
       cases.push({
         name,
         line,
+        pointer,
         request: built.request,
         requestFile: path,
         requestPointer: `${pointer}/input`,
+        requestPositionOf: document.positionOf,
         expect: expected.expect,
-        expectLine: document.lineOf(`${pointer}/output`),
         ...(skipped === undefined ? {} : { skipped }),
         lenientRequest: true,
       });

@@ -1,4 +1,5 @@
 import type { FinalAction } from '../../engine/outcome.js';
+import type { FilePosition } from '../structured-file.js';
 
 /**
  * A test file as users write it (docs/cli.md, `cfrules test`): a zone and cases, each a request and what
@@ -31,14 +32,16 @@ export interface TestCase {
   name: string;
   /** Where the case starts in its file, for reports. */
   line: number;
+  /** Where the case is in its file, as a JSON pointer (`/tests/2`). */
+  pointer: string;
   /** The request's JSON and where it was read from (the test file itself, or a request file). */
   request: unknown;
   requestFile: string;
   /** The pointer of the request in `requestFile` ('' for a file of its own). */
   requestPointer: string;
+  /** Where a pointer into `requestFile` leads, to report a problem of the request at its key. */
+  requestPositionOf: (pointer: string) => FilePosition;
   expect: Expectation;
-  /** The line of each expectation key, to point at the one that failed. */
-  expectLine: number;
   /** Why the case cannot be run (go-ftw cases that expect what a simulation cannot tell). */
   skipped?: string;
   /**
@@ -48,16 +51,29 @@ export interface TestCase {
   lenientRequest?: boolean;
 }
 
+/** A zone a test file runs against: its JSON, the file and pointer it was read from, to report problems. */
+export interface TestZone {
+  json: unknown;
+  file: string;
+  pointer: string;
+  positionOf: (pointer: string) => FilePosition;
+}
+
 export interface TestFile {
   path: string;
-  zone: { json: unknown; file: string; pointer: string; lineOf: (pointer: string) => number };
+  /** Absent when the file names no usable zone (a problem already reported). */
+  zone?: TestZone;
   cases: TestCase[];
+  /** Where a pointer into the test file leads (see StructuredFile.positionOf). */
+  positionOf: (pointer: string) => FilePosition;
 }
 
 /** A mistake in a test file, or in a zone or request it names: exit status 2. */
 export interface InputProblem {
   file: string;
   line: number;
+  /** The column (1-based, in UTF-8 bytes), when the problem has a place in the file. */
+  column?: number;
   /** The case it belongs to, when it does. */
   case?: string;
   /** Where in `file`, as a JSON pointer. */
@@ -66,4 +82,4 @@ export interface InputProblem {
 }
 
 export const formatInputProblem = (problem: InputProblem): string =>
-  `${problem.file}:${problem.line}: ${problem.case === undefined ? '' : `case ${JSON.stringify(problem.case)}: `}${problem.pointer || '(document)'}: ${problem.message}`;
+  `${problem.file}:${problem.line}:${problem.column === undefined ? '' : `${problem.column}:`} ${problem.case === undefined ? '' : `case ${JSON.stringify(problem.case)}: `}${problem.pointer || '(document)'}: ${problem.message}`;

@@ -1,10 +1,20 @@
 import { dirname, isAbsolute, join } from 'node:path';
+import type { FinalAction } from '../../engine/outcome.js';
+import { closestName } from '../../lang/closest-name.js';
+import { describe } from '../../request/json.js';
 import type { CliIo } from '../command.js';
 import { UsageError } from '../command.js';
 import { readInputFile } from '../files.js';
 import { parseStructured, type StructuredFile } from '../structured-file.js';
 import { goFtwCases, isGoFtwDocument } from './go-ftw.js';
-import { type Expectation, FINAL_ACTIONS, type InputProblem, type TestCase, type TestFile } from './model.js';
+import {
+  type Expectation,
+  FINAL_ACTIONS,
+  type InputProblem,
+  type TestCase,
+  type TestFile,
+  type TestZone,
+} from './model.js';
 
 /**
  * Reads a test file: checks its shape key by key (an unknown key is a mistake, not something to ignore:
@@ -15,13 +25,21 @@ const FILE_KEYS = ['zone', 'tests'];
 const CASE_KEYS = ['name', 'request', 'expect'];
 const EXPECT_KEYS = ['action', 'by', 'fired', 'not_fired'];
 
-export type ReadTestFile = { ok: true; file: TestFile } | { ok: false; problems: InputProblem[] };
+/**
+ * What was read of a test file: the file, as far as it could be read (cases with a mistake are kept, so that
+ * their requests and rule names are checked too), and every mistake found, so that one run reports them all.
+ * `file` is absent when nothing could be read (not an object, no go-ftw case).
+ */
+export interface ReadTestFile {
+  file?: TestFile;
+  problems: InputProblem[];
+}
 
 /**
  * A zone for test files that do not name one (go-ftw's): the file and pointer it was read from, or an
  * inline default.
  */
-export type DefaultZone = TestFile['zone'];
+export type DefaultZone = TestZone;
 
 export function readTestFile(
   io: CliIo,
@@ -31,45 +49,76 @@ export function readTestFile(
 ): ReadTestFile {
   const document = parseStructured(path, readInputFile(io, path, readStdin));
   const problems: InputProblem[] = [];
-  const fail = (pointer: string, message: string, caseName?: string) =>
-    problems.push({ file: path, line: document.lineOf(pointer), pointer, message, case: caseName });
+  const fail: Fail = (pointer, message, caseName) => {
+    const { line, column } = document.positionOf(pointer);
+    problems.push({ file: path, line, column, pointer, message, case: caseName });
+  };
+  const { positionOf } = document;
 
   const root = document.value;
   if (isGoFtwDocument(root) && defaultZone) {
     const cases = goFtwCases(path, document);
     if (cases.length === 0) {
       fail('/tests', 'a go-ftw test file has tests with stages');
-      return { ok: false, problems };
+      return { problems };
     }
-    return { ok: true, file: { path, zone: defaultZone(), cases } };
+    return { file: { path, zone: defaultZone(), cases, positionOf }, problems };
   }
   if (!isObject(root)) {
-    fail('', 'a test file is an object: {"zone": …, "tests": [...]}');
-    return { ok: false, problems };
+    fail('', `a test file is an object: {"zone": …, "tests": [...]}, not ${describe(root)}`);
+    return { problems };
   }
   unknownKeys(root, '', FILE_KEYS, fail);
   const zone = readZoneReference(io, path, document, root.zone, fail, readStdin);
   const cases: TestCase[] = [];
-  if (!Array.isArray(root.tests) || root.tests.length === 0) {
-    fail('/tests', 'tests is required: a list of cases, each {name, request, expect}');
+  const tests = root.tests;
+  if (!Array.isArray(tests) || tests.length === 0) {
+    fail(
+      '/tests',
+      Array.isArray(tests)
+        ? 'tests must list at least one test'
+        : memberProblem('tests', 'a list of cases, each {name, request, expect}', tests),
+    );
   } else {
     const names = new Set<string>();
-    root.tests.forEach((item: unknown, index: number) => {
+    tests.forEach((item: unknown, index: number) => {
       const read = readCase(io, path, document, item, `/tests/${index}`, fail, readStdin);
       if (read === undefined) return;
-      if (names.has(read.name)) fail(`/tests/${index}/name`, 'two cases have this name', read.name);
-      names.add(read.name);
-      cases.push(read);
+      if (read.named) {
+        if (names.has(read.case.name))
+          fail(`/tests/${index}/name`, 'two cases have this name', read.case.name);
+        names.add(read.case.name);
+      }
+      cases.push(read.case);
     });
   }
-  if (problems.length > 0 || zone === undefined) return { ok: false, problems };
-  return { ok: true, file: { path, zone, cases } };
+  return { file: { path, ...(zone === undefined ? {} : { zone }), cases, positionOf }, problems };
 }
 
 type Fail = (pointer: string, message: string, caseName?: string) => void;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What is wrong with member `key` whose value is not `expected` (a noun phrase: "a non-empty string"):
+ * missing, empty, or something else, which the message shows.
+ */
+function memberProblem(key: string, expected: string, value: unknown): string {
+  if (value === undefined) return `${key} is required: ${expected}`;
+  if (value === '') return `${key} is empty; it must be ${expected}`;
+  return `${key} must be ${expected}, not ${describe(value)}`;
+}
+
+/** `action` among `allowed`: missing, not a string, or a value it does not know (with the closest one). */
+function choiceProblem(key: string, allowed: readonly string[], value: unknown): string {
+  const choices = `one of ${allowed.join(', ')}`;
+  if (typeof value !== 'string' || value === '') return memberProblem(key, choices, value);
+  const suggestion = closestName(value, allowed);
+  return suggestion === undefined
+    ? `unknown ${key} ${describe(value)}: ${choices}`
+    : `unknown ${key} ${describe(value)}; did you mean ${suggestion}? (${choices})`;
+}
 
 function unknownKeys(
   object: Record<string, unknown>,
@@ -79,8 +128,10 @@ function unknownKeys(
   name?: string,
 ) {
   for (const key of Object.keys(object)) {
-    if (!known.includes(key))
-      fail(`${pointer}/${key}`, `unknown key '${key}' (known: ${known.join(', ')})`, name);
+    if (known.includes(key)) continue;
+    const suggestion = closestName(key, known);
+    const guess = suggestion === undefined ? '' : `; did you mean ${suggestion}?`;
+    fail(`${pointer}/${key}`, `unknown key '${key}'${guess} (known: ${known.join(', ')})`, name);
   }
 }
 
@@ -104,6 +155,8 @@ function readNamedFile(
   }
 }
 
+const ZONE_REFERENCE = 'the path of a zone file (relative to this file) or an inline zone';
+
 function readZoneReference(
   io: CliIo,
   path: string,
@@ -111,17 +164,21 @@ function readZoneReference(
   value: unknown,
   fail: Fail,
   readStdin: () => string,
-): TestFile['zone'] | undefined {
-  if (isObject(value)) return { json: value, file: path, pointer: '/zone', lineOf: document.lineOf };
+): TestZone | undefined {
+  if (isObject(value)) return { json: value, file: path, pointer: '/zone', positionOf: document.positionOf };
   if (typeof value !== 'string' || value === '') {
-    fail('/zone', 'zone is required: the path of a zone file (relative to this file) or an inline zone');
+    fail('/zone', memberProblem('zone', ZONE_REFERENCE, value));
     return undefined;
   }
   const zonePath = beside(path, value);
   const zone = readNamedFile(io, zonePath, readStdin, () => (message) => fail('/zone', message));
-  return zone && { json: zone.value, file: zonePath, pointer: '', lineOf: zone.lineOf };
+  return zone && { json: zone.value, file: zonePath, pointer: '', positionOf: zone.positionOf };
 }
 
+/**
+ * A case, even with mistakes in its name or expectation (reported through `fail`), so that its request is
+ * checked too; undefined when it has no usable request. `named`: whether its name is its own.
+ */
 function readCase(
   io: CliIo,
   path: string,
@@ -130,19 +187,25 @@ function readCase(
   pointer: string,
   fail: Fail,
   readStdin: () => string,
-): TestCase | undefined {
+): { case: TestCase; named: boolean } | undefined {
   if (!isObject(item)) {
-    fail(pointer, 'a case is an object: {name, request, expect}');
+    fail(pointer, `a case is an object: {name, request, expect}, not ${describe(item)}`);
     return undefined;
   }
   const name = typeof item.name === 'string' && item.name !== '' ? item.name : undefined;
-  if (name === undefined) fail(`${pointer}/name`, 'name is required: a non-empty string');
   const label = name ?? `#${pointer.split('/').pop()}`;
+  if (name === undefined)
+    fail(`${pointer}/name`, memberProblem('name', 'a non-empty string', item.name), label);
   unknownKeys(item, pointer, CASE_KEYS, fail, label);
 
-  let request: Pick<TestCase, 'request' | 'requestFile' | 'requestPointer'> | undefined;
+  let request: Pick<TestCase, 'request' | 'requestFile' | 'requestPointer' | 'requestPositionOf'> | undefined;
   if (isObject(item.request)) {
-    request = { request: item.request, requestFile: path, requestPointer: `${pointer}/request` };
+    request = {
+      request: item.request,
+      requestFile: path,
+      requestPointer: `${pointer}/request`,
+      requestPositionOf: document.positionOf,
+    };
   } else if (typeof item.request === 'string' && item.request !== '') {
     const requestPath = beside(path, item.request);
     const file = readNamedFile(
@@ -151,54 +214,52 @@ function readCase(
       readStdin,
       () => (message) => fail(`${pointer}/request`, message, label),
     );
-    if (file) request = { request: file.value, requestFile: requestPath, requestPointer: '' };
+    if (file)
+      request = {
+        request: file.value,
+        requestFile: requestPath,
+        requestPointer: '',
+        requestPositionOf: file.positionOf,
+      };
   } else {
-    fail(`${pointer}/request`, 'request is required: a request object or the path of a request file', label);
+    const expected = 'a request object or the path of a request file';
+    fail(`${pointer}/request`, memberProblem('request', expected, item.request), label);
   }
   const expect = readExpectation(item.expect, `${pointer}/expect`, fail, label);
-  if (name === undefined || request === undefined || expect === undefined) return undefined;
-  return {
-    name,
-    line: document.lineOf(pointer),
-    ...request,
-    expect,
-    expectLine: document.lineOf(`${pointer}/expect`),
-  };
+  if (request === undefined) return undefined;
+  const testCase: TestCase = { name: label, line: document.lineOf(pointer), pointer, ...request, expect };
+  return { case: testCase, named: name !== undefined };
 }
 
-function readExpectation(value: unknown, pointer: string, fail: Fail, name: string): Expectation | undefined {
+/** The expectation, as far as it is right: what is wrong is reported through `fail`. */
+function readExpectation(value: unknown, pointer: string, fail: Fail, name: string): Expectation {
   if (!isObject(value)) {
-    fail(pointer, 'expect is required: {action, by?, fired?, not_fired?}', name);
-    return undefined;
+    fail(pointer, memberProblem('expect', 'an object: {action, by?, fired?, not_fired?}', value), name);
+    return {};
   }
   unknownKeys(value, pointer, EXPECT_KEYS, fail, name);
+  const expectation: Expectation = {};
   const action = value.action;
-  let ok = true;
-  if (typeof action !== 'string' || !(FINAL_ACTIONS as readonly string[]).includes(action)) {
-    fail(`${pointer}/action`, `action is required: one of ${FINAL_ACTIONS.join(', ')}`, name);
-    ok = false;
-  }
-  if (value.by !== undefined && (typeof value.by !== 'string' || value.by === '')) {
-    fail(`${pointer}/by`, 'by is the id or ref of a rule', name);
-    ok = false;
-  }
-  const names = (key: 'fired' | 'not_fired'): string[] | undefined => {
+  if (typeof action === 'string' && (FINAL_ACTIONS as readonly string[]).includes(action))
+    expectation.action = action as FinalAction;
+  else fail(`${pointer}/action`, choiceProblem('action', FINAL_ACTIONS, action), name);
+  if (typeof value.by === 'string' && value.by !== '') expectation.by = value.by;
+  else if (value.by !== undefined)
+    fail(`${pointer}/by`, memberProblem('by', 'the id or ref of a rule', value.by), name);
+  for (const key of ['fired', 'not_fired'] as const) {
     const list = value[key];
-    if (list === undefined) return undefined;
-    if (!Array.isArray(list) || list.some((entry) => typeof entry !== 'string' || entry === '')) {
-      fail(`${pointer}/${key}`, `${key} is a list of rule ids or refs`, name);
-      ok = false;
-      return undefined;
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      fail(`${pointer}/${key}`, memberProblem(key, 'a list of rule ids or refs', list), name);
+      continue;
     }
-    return list as string[];
-  };
-  const fired = names('fired');
-  const notFired = names('not_fired');
-  if (!ok) return undefined;
-  return {
-    action: action as Expectation['action'],
-    ...(value.by === undefined ? {} : { by: value.by as string }),
-    ...(fired === undefined ? {} : { fired }),
-    ...(notFired === undefined ? {} : { not_fired: notFired }),
-  };
+    list.forEach((entry: unknown, index) => {
+      if (typeof entry !== 'string' || entry === '') {
+        const message = `${key} lists ${describe(entry)}; each entry must be the id or ref of a rule`;
+        fail(`${pointer}/${key}/${index}`, message, name);
+      }
+    });
+    expectation[key] = list.filter((entry): entry is string => typeof entry === 'string' && entry !== '');
+  }
+  return expectation;
 }

@@ -2,7 +2,7 @@ import { compileZone } from '../../engine/index.js';
 import type { RuleName, SimulationResult } from '../../engine/outcome.js';
 import type { CompiledZone } from '../../engine/zone/types.js';
 import { readSampleRequest } from '../../request/index.js';
-import type { Expectation, InputProblem, TestCase, TestFile } from './model.js';
+import type { Expectation, InputProblem, TestCase, TestFile, TestZone } from './model.js';
 
 /** What happened to one case: its expectation, what the zone did, and every difference between them. */
 export interface CaseResult {
@@ -37,56 +37,77 @@ const names = (rule: RuleName): string[] => {
 
 /**
  * Compiles the file's zone and runs its cases. A zone or request that cannot be used, or a rule name that
- * names no rule of the zone (a typo would otherwise pass `not_fired` silently), is an input problem.
+ * names no rule of the zone (a typo would otherwise pass `not_fired` silently), is an input problem; all of
+ * them are reported together, after the `earlier` ones (the test file's own mistakes), and then no case runs.
  */
-export function runTestFile(file: TestFile): RunTestFile {
-  const compiled = compileZone(file.zone.json);
-  if (!compiled.ok) {
-    return {
-      ok: false,
-      problems: compiled.problems.map((problem) => {
-        const pointer = `${file.zone.pointer}${problem.path}`;
-        return { file: file.zone.file, line: file.zone.lineOf(pointer), pointer, message: problem.message };
-      }),
-    };
-  }
-  const zone = compiled.zone;
-  const problems: InputProblem[] = [];
-  const known = new Set(zone.rules.flatMap(names));
-  const results: CaseResult[] = [];
+export function runTestFile(file: TestFile, earlier: readonly InputProblem[] = []): RunTestFile {
+  const problems: InputProblem[] = [...earlier];
+  const zone = file.zone && compiledZone(file.zone, problems);
+  const known = zone && new Set(zone.rules.flatMap(names));
+  // In the order of the file: a skipped case's result, or a case to run once nothing is wrong.
+  const planned: (CaseResult | Runnable)[] = [];
   for (const testCase of file.cases) {
     if (testCase.skipped !== undefined) {
-      results.push(skippedCase(file.path, testCase, testCase.skipped));
+      planned.push(skippedCase(file.path, testCase, testCase.skipped));
       continue;
     }
     // In a go-ftw file a rule the zone lacks is a failing expectation, not a mistake in the file.
-    const caseProblems = testCase.lenientRequest ? [] : unknownNames(file, testCase, known);
+    if (known && !testCase.lenientRequest) problems.push(...unknownNames(file, testCase, known));
     const request = readSampleRequest(testCase.request);
-    if (!request.ok && testCase.lenientRequest) {
+    if (request.ok) {
+      planned.push({ testCase, request: request.request });
+    } else if (testCase.lenientRequest) {
       const first = request.problems[0];
       const where = first?.path ? `${first.path}: ` : '';
-      results.push(
+      planned.push(
         skippedCase(file.path, testCase, `the request cannot be simulated: ${where}${first?.message}`),
       );
-      continue;
-    }
-    if (!request.ok) {
+    } else {
       for (const problem of request.problems) {
         const pointer = `${testCase.requestPointer}${pointerOf(problem.path)}`;
-        caseProblems.push({
+        const { line, column } = testCase.requestPositionOf(pointer);
+        problems.push({
           file: testCase.requestFile,
-          line: testCase.requestFile === file.path ? testCase.line : 1,
+          line,
+          column,
           case: testCase.name,
           pointer,
           message: problem.message,
         });
       }
     }
-    problems.push(...caseProblems);
-    if (caseProblems.length === 0 && request.ok)
-      results.push(runCase(file.path, testCase, zone, request.request));
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, results };
+  if (problems.length > 0 || zone === undefined) return { ok: false, problems: inReadingOrder(problems) };
+  const results = planned.map((item) =>
+    'testCase' in item ? runCase(file.path, item.testCase, zone, item.request) : item,
+  );
+  return { ok: true, results };
+}
+
+/** Problems file by file (in the order first named), each file's from top to bottom. */
+function inReadingOrder(problems: InputProblem[]): InputProblem[] {
+  const files = [...new Set(problems.map((problem) => problem.file))];
+  return problems.sort(
+    (a, b) =>
+      files.indexOf(a.file) - files.indexOf(b.file) || a.line - b.line || (a.column ?? 0) - (b.column ?? 0),
+  );
+}
+
+interface Runnable {
+  testCase: TestCase;
+  request: Parameters<CompiledZone['simulate']>[0];
+}
+
+/** The zone compiled, or undefined after its problems are added to `problems`, each at its key. */
+function compiledZone(zone: TestZone, problems: InputProblem[]): CompiledZone | undefined {
+  const compiled = compileZone(zone.json);
+  if (compiled.ok) return compiled.zone;
+  for (const problem of compiled.problems) {
+    const pointer = `${zone.pointer}${problem.path}`;
+    const { line, column } = zone.positionOf(pointer);
+    problems.push({ file: zone.file, line, column, pointer, message: problem.message });
+  }
+  return undefined;
 }
 
 function skippedCase(path: string, testCase: TestCase, reason: string): CaseResult {
@@ -111,13 +132,18 @@ function unknownNames(file: TestFile, testCase: TestCase, known: Set<string>): I
   ];
   return named
     .filter(([, name]) => !known.has(name))
-    .map(([key, name]) => ({
-      file: file.path,
-      line: testCase.expectLine,
-      case: testCase.name,
-      pointer: `/expect/${key}`,
-      message: `no rule of the zone has the id or ref '${name}'`,
-    }));
+    .map(([key, name]) => {
+      const pointer = `${testCase.pointer}/expect/${key}`;
+      const { line, column } = file.positionOf(pointer);
+      return {
+        file: file.path,
+        line,
+        column,
+        case: testCase.name,
+        pointer,
+        message: `no rule of the zone has the id or ref '${name}'`,
+      };
+    });
 }
 
 function runCase(

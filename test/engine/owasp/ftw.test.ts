@@ -32,7 +32,12 @@ const io: CliIo = {
   writeFile: () => {},
   readStdin: () => '',
 };
-const zone = { json: GO_FTW_ZONE, file: '(go-ftw default zone)', pointer: '', lineOf: () => 1 };
+const zone = {
+  json: GO_FTW_ZONE,
+  file: '(go-ftw default zone)',
+  pointer: '',
+  positionOf: () => ({ line: 1, column: 1 }),
+};
 
 const files = yamlFiles(ROOT);
 const results = files.map((path) => {
@@ -42,7 +47,7 @@ const results = files.map((path) => {
     () => '',
     () => zone,
   );
-  if (!read.ok) throw new Error(`${path}: ${JSON.stringify(read.problems)}`);
+  if (!read.file || read.problems.length > 0) throw new Error(`${path}: ${JSON.stringify(read.problems)}`);
   const ran = runTestFile(read.file);
   if (!ran.ok) throw new Error(`${path}: ${JSON.stringify(ran.problems)}`);
   return { path, cases: ran.results };
