@@ -3,6 +3,7 @@ import { escapeControlCharacters } from '../lang/escape.js';
 import { VERSION } from '../version.js';
 import { asksForHelp, usageMessage, wantsJson } from './args.js';
 import { type CliIo, type Command, UsageError } from './command.js';
+import { commandMessage } from './messages.js';
 
 /** A command as the command list knows it: its module is loaded only when it runs. */
 export interface CommandEntry {
@@ -140,9 +141,7 @@ function runCommand(command: Command, name: string, args: string[], io: CliIo): 
       // A program reading the JSON report gets a JSON document for this failure too.
       io.stdout(`${JSON.stringify({ ok: false, error: { kind: 'usage', message } }, null, 2)}\n`);
     } else {
-      io.stderr(
-        `cfrules ${name}: ${escapeControlCharacters(message)}\nRun 'cfrules ${name} --help' for usage.\n`,
-      );
+      io.stderr(`${commandMessage(name, message)}Run 'cfrules ${name} --help' for usage.\n`);
     }
     return 2;
   };

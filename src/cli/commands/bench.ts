@@ -2,13 +2,16 @@ import { compileZone } from '../../engine/index.js';
 import type { RuleName } from '../../engine/outcome.js';
 import { costReasons } from '../../engine/rule-cost.js';
 import { layoutFor } from '../../eval/context.js';
+import { escapeControlCharacters } from '../../lang/escape.js';
 import { formatRequestProblem, readSampleRequest, type SampleRequest } from '../../request/index.js';
 import { fromLogpush, isLogpushRecord } from '../../request/logpush.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
 import { choice, parseCommandLine } from '../args.js';
 import { type Command, UsageError } from '../command.js';
 import { readInputFile, stdinReader } from '../files.js';
+import { commandMessage } from '../messages.js';
 import { parseStructured } from '../structured-file.js';
+import { zoneProblemText } from '../zone-problems.js';
 
 export const benchOptions = {
   zone: { type: 'string', short: 'z' },
@@ -54,8 +57,8 @@ or requests file, no request in it).
     const zoneFile = parseStructured(values.zone, readInputFile(io, values.zone, readStdin));
     const indexed = compileZone(zoneFile.value);
     if (!indexed.ok) {
-      for (const p of indexed.problems)
-        io.stderr(`cfrules bench: ${values.zone}:${zoneFile.lineOf(p.path)}: ${p.path}: ${p.message}\n`);
+      for (const problem of indexed.problems)
+        io.stderr(commandMessage('bench', zoneProblemText(zoneFile, problem)));
       return 2;
     }
     const byRule = { zone: indexed.zone.ruleByRule() };
@@ -106,7 +109,8 @@ or requests file, no request in it).
             `  ${fmt(ns).padStart(10)}  ${rule.ref ?? rule.id}${rule.description && !rule.ref ? ` "${rule.description}"` : ''} [${rule.stage}]${reasons.length ? `: ${reasons.join('; ')}` : ''}`,
         ),
     ];
-    io.stdout(`${lines.join('\n')}\n`);
+    // Rule ids, descriptions and the literals of the reasons are the zone file's.
+    io.stdout(`${escapeControlCharacters(lines.join('\n'))}\n`);
     return 0;
   },
 };

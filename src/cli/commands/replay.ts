@@ -3,10 +3,12 @@ import { compileZone } from '../../engine/index.js';
 import { choice, parseCommandLine } from '../args.js';
 import { type Command, UsageError } from '../command.js';
 import { readInputFile, stdinReader } from '../files.js';
+import { commandMessage } from '../messages.js';
 import { plural } from '../plural.js';
 import { replayJson, replayText } from '../replay/report.js';
 import { openInput, replay } from '../replay/run.js';
 import { parseStructured } from '../structured-file.js';
+import { zoneProblemText } from '../zone-problems.js';
 
 export const replayOptions = {
   zone: { type: 'string', short: 'z' },
@@ -59,8 +61,8 @@ option, unreadable or invalid zone, unreadable requests file).
     const zoneFile = parseStructured(values.zone, readInputFile(io, values.zone, stdinReader(io)));
     const compiled = compileZone(zoneFile.value);
     if (!compiled.ok) {
-      for (const p of compiled.problems)
-        io.stderr(`cfrules replay: ${values.zone}:${zoneFile.lineOf(p.path)}: ${p.path}: ${p.message}\n`);
+      for (const problem of compiled.problems)
+        io.stderr(commandMessage('replay', zoneProblemText(zoneFile, problem)));
       return 2;
     }
     let input: ReturnType<typeof openInput>;
@@ -87,8 +89,9 @@ option, unreadable or invalid zone, unreadable requests file).
     });
     const seconds = (performance.now() - started) / 1000;
     if (showProgress) io.stderr('\r\x1b[K');
+    // The messages quote the lines (JSON.parse's do), which are whatever clients sent.
     for (const error of outcome.errors)
-      io.stderr(`cfrules replay: ${values.requests}: line ${error.line}: ${error.message}\n`);
+      io.stderr(commandMessage('replay', `${values.requests}: line ${error.line}: ${error.message}`));
     io.stdout(format === 'json' ? replayJson(outcome) : replayText(outcome, top));
     const rate = Math.round(outcome.tally.requests / Math.max(seconds, 1e-6));
     io.stderr(

@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { trackConnections } from '../../http/shutdown.js';
+import { escapeControlCharacters } from '../../lang/escape.js';
 import { MissingPeerError, requirePeer, requireServicePeers } from '../../peers.js';
 import type { FirstStart } from '../../service/setup.js';
 import type { Store } from '../../store/store.js';
 import { SYNCHRONOUS_MODES, type Synchronous } from '../../store/synchronous.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
+import { commandMessage } from '../messages.js';
 import { plural } from '../plural.js';
 
 /** How long SIGTERM waits for the requests in progress before closing their connections (docs/api.md §1). */
@@ -76,7 +78,7 @@ interface ServeOptions {
 
 async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   const fail = (message: string) => {
-    io.stderr(`cfrules serve: ${message}\n`);
+    io.stderr(commandMessage('serve', message));
     return 1;
   };
   // The service stack (Fastify, SQLite, the store, the HTTP app) is loaded by this command only, so that the
@@ -101,9 +103,10 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
       const yaml = requirePeer<typeof import('yaml')>('yaml');
       const applied = applyConfig(store, readConfig(yaml.parse(io.readFile(options.config))));
       io.stdout(
-        `applied ${options.config}: ${plural(applied.accounts, 'account')}, ${plural(applied.tokens, 'token')}, ${plural(applied.zones, 'zone')}\n`,
+        `applied ${escapeControlCharacters(options.config)}: ${plural(applied.accounts, 'account')}, ${plural(applied.tokens, 'token')}, ${plural(applied.zones, 'zone')}\n`,
       );
-      if (applied.warning) io.stderr(`cfrules serve: warning: ${options.config}: ${applied.warning}\n`);
+      if (applied.warning)
+        io.stderr(commandMessage('serve', `warning: ${options.config}: ${applied.warning}`));
     } else {
       const first = bootstrap(store);
       if (first) io.stdout(firstStartText(first));
@@ -122,7 +125,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   const app = buildApp({
     store,
     reportError: (error) =>
-      io.stderr(`cfrules serve: internal error: ${String((error as Error)?.stack ?? error)}\n`),
+      io.stderr(commandMessage('serve', `internal error: ${String((error as Error)?.stack ?? error)}`)),
   });
   const connections = trackConnections(app.server);
   try {
@@ -157,7 +160,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
     // Only now: a supervisor may signal as soon as it reads this line, and must get a clean stop.
-    io.stdout(`listening on http://${host}:${port}${API_PREFIX}\n`);
+    io.stdout(`listening on http://${escapeControlCharacters(host)}:${port}${API_PREFIX}\n`);
   });
 }
 

@@ -1,6 +1,7 @@
 import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { readInputFile, stdinReader } from '../files.js';
+import { commandMessage } from '../messages.js';
 import { colorEnabled } from '../report.js';
 import { parseStructured } from '../structured-file.js';
 import { GO_FTW_ZONE } from '../test-files/go-ftw.js';
@@ -92,7 +93,7 @@ and the cases of the other files still run.
       if (ran.ok) results.push(...ran.results);
       else problems.push(...ran.problems);
     }
-    for (const problem of problems) io.stderr(`cfrules test: ${formatInputProblem(problem)}\n`);
+    for (const problem of problems) io.stderr(commandMessage('test', formatInputProblem(problem)));
     if (problems.length > 0 && results.length === 0) return 2;
     const options = { showFailuresOnly: values['show-failures-only'] === true, color: colorEnabled(io) };
     io.stdout(renderTestResults(format, results, options));

@@ -34,12 +34,13 @@ export function replayText(outcome: ReplayOutcome, top: number): string {
   for (const rule of matched.slice(0, top)) {
     const samples = rule.samples.map((sample) => `line ${sample.line} ${sample.url}`).join(', ');
     lines.push(
-      `  ${escapeControlCharacters(label(rule))} [${rule.stage}]: ${count(rule.matched)} matched, ${count(rule.decided)} decided; e.g. ${escapeControlCharacters(samples)}`,
+      `  ${label(rule)} [${rule.stage}]: ${count(rule.matched)} matched, ${count(rule.decided)} decided; e.g. ${samples}`,
     );
   }
   if (matched.length > top)
     lines.push(`  … ${matched.length - top} more (--top N shows more, --format json all)`);
   const never = tally.rules.filter((rule) => rule.matched === 0).length;
   lines.push('', `Rules that never matched: ${count(never)}`);
-  return `${lines.join('\n')}\n`;
+  // Rule names and actions are the zone file's, sample URLs the log's.
+  return `${escapeControlCharacters(lines.join('\n'))}\n`;
 }

@@ -2,6 +2,7 @@ import { compileZone } from '../../engine/index.js';
 import type { RuleName, SimulationResult } from '../../engine/outcome.js';
 import type { CompiledZone } from '../../engine/zone/types.js';
 import { readSampleRequest } from '../../request/index.js';
+import { zoneProblemMessage } from '../zone-problems.js';
 import type { Expectation, InputProblem, TestCase, TestFile } from './model.js';
 
 /** What happened to one case: its expectation, what the zone did, and every difference between them. */
@@ -46,7 +47,8 @@ export function runTestFile(file: TestFile): RunTestFile {
       ok: false,
       problems: compiled.problems.map((problem) => {
         const pointer = `${file.zone.pointer}${problem.path}`;
-        return { file: file.zone.file, line: file.zone.lineOf(pointer), pointer, message: problem.message };
+        const message = zoneProblemMessage(problem);
+        return { file: file.zone.file, line: file.zone.lineOf(pointer), pointer, message };
       }),
     };
   }
