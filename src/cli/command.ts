@@ -28,5 +28,16 @@ export interface Command {
   run: (args: string[], io: CliIo) => number | Promise<number>;
 }
 
-/** A mistake in the command line itself (unknown option, missing argument): exit code 2. */
-export class UsageError extends Error {}
+/**
+ * A mistake in the command line itself (unknown option, missing argument) or an input that cannot be used
+ * (no such file, not JSON, not text): exit code 2. `code` names the problem in JSON reports, when it has a
+ * name (`binary-file`).
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}

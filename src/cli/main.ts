@@ -3,6 +3,7 @@ import { escapeControlCharacters } from '../lang/escape.js';
 import { VERSION } from '../version.js';
 import { asksForHelp, usageMessage, wantsJson } from './args.js';
 import { type CliIo, type Command, UsageError } from './command.js';
+import { decodeText } from './files.js';
 import { commandMessage } from './messages.js';
 
 /** A command as the command list knows it: its module is loaded only when it runs. */
@@ -139,7 +140,8 @@ function runCommand(command: Command, name: string, args: string[], io: CliIo): 
     const message = error instanceof UsageError ? error.message : usageMessage((error as Error).message);
     if (wantsJson(args, command.options)) {
       // A program reading the JSON report gets a JSON document for this failure too.
-      io.stdout(`${JSON.stringify({ ok: false, error: { kind: 'usage', message } }, null, 2)}\n`);
+      const named = error instanceof UsageError && error.code ? { code: error.code } : {};
+      io.stdout(`${JSON.stringify({ ok: false, error: { kind: 'usage', ...named, message } }, null, 2)}\n`);
     } else {
       io.stderr(`${commandMessage(name, message)}Run 'cfrules ${name} --help' for usage.\n`);
     }
@@ -156,11 +158,11 @@ function runCommand(command: Command, name: string, args: string[], io: CliIo): 
 export const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
-  readFile: (path) => readFileSync(path, 'utf8'),
+  readFile: (path) => decodeText(readFileSync(path)),
   listDirectory: (path) =>
     statSync(path, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(path) : undefined,
   writeFile: (path, text) => writeFileSync(path, text),
-  readStdin: () => readFileSync(0, 'utf8'),
+  readStdin: () => decodeText(readFileSync(0)),
   isTTY: process.stdout.isTTY === true,
   env: process.env,
 };

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { compileZone } from '../../engine/index.js';
 import { choice, parseCommandLine } from '../args.js';
 import { type Command, UsageError } from '../command.js';
-import { readInputFile, stdinReader } from '../files.js';
+import { binaryFileError, NotTextError, readInputFile, stdinReader } from '../files.js';
 import { commandMessage } from '../messages.js';
 import { plural } from '../plural.js';
 import { replayJson, replayText } from '../replay/report.js';
@@ -48,7 +48,7 @@ taken and the rate go to standard error at the end.
 
 Exit status: 0 every line replayed, 1 some lines were not requests (counted in
 "invalid"; the first ten are reported on standard error), 2 bad input (bad
-option, unreadable or invalid zone, unreadable requests file).
+option, unreadable or invalid zone, unreadable or binary requests file).
 `,
   async run(args, io) {
     const { values, positionals } = parseCommandLine(args, replayOptions);
@@ -86,6 +86,9 @@ option, unreadable or invalid zone, unreadable requests file).
       ...(showProgress
         ? { progress: (lines: number) => io.stderr(`\r${lines.toLocaleString('en-US')} lines read`) }
         : {}),
+    }).catch((error) => {
+      const name = values.requests === '-' ? '<stdin>' : (values.requests as string);
+      throw error instanceof NotTextError ? binaryFileError(name, error.at) : error;
     });
     const seconds = (performance.now() - started) / 1000;
     if (showProgress) io.stderr('\r\x1b[K');

@@ -6,6 +6,7 @@ import type { FirstStart } from '../../service/setup.js';
 import type { Store } from '../../store/store.js';
 import { SYNCHRONOUS_MODES, type Synchronous } from '../../store/synchronous.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
+import { binaryFileError, NotTextError } from '../files.js';
 import { commandMessage } from '../messages.js';
 import { plural } from '../plural.js';
 
@@ -115,6 +116,8 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     store.close();
     if (error instanceof ConfigError) return fail(`${options.config}: ${error.message}`);
     if (error instanceof MissingPeerError) return fail(error.message);
+    if (error instanceof NotTextError)
+      return fail(binaryFileError(options.config as string, error.at).message);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return fail(`cannot read ${options.config}: no such file`);
     if ((error as Error).name === 'YAMLParseError')
