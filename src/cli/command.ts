@@ -43,14 +43,15 @@ export interface ErrorLocation {
 }
 
 /**
- * A mistake in the command line itself (unknown option, missing argument) or in an input it names (a file
- * that cannot be read, JSON of an unknown shape): exit code 2. `location` names the file, so that a CI
- * format can point at it.
+ * A mistake in the command line itself (unknown option, missing argument) or an input it names that cannot
+ * be used (no such file, not JSON, not text): exit code 2. `location` names the file, so that a CI format
+ * can point at it; `code` names the problem in JSON reports, when it has a name (`binary-file`).
  */
 export class UsageError extends Error {
   constructor(
     message: string,
     readonly location?: ErrorLocation,
+    readonly code?: string,
   ) {
     super(message);
   }

@@ -24,12 +24,14 @@ export interface Failure {
   command: string;
   message: string;
   location?: ErrorLocation;
+  /** The problem's name, when it has one (`binary-file`): in JSON. */
+  code?: string;
 }
 
 export function renderFailure(format: FailureFormat, failure: Failure): string {
   switch (format) {
     case 'json':
-      return `${JSON.stringify({ ok: false, error: { kind: 'usage', message: failure.message, ...failure.location } }, null, 2)}\n`;
+      return `${JSON.stringify({ ok: false, error: { kind: 'usage', ...(failure.code ? { code: failure.code } : {}), message: failure.message, ...failure.location } }, null, 2)}\n`;
     case 'github':
       return `${githubFailure(failure)}\n`;
     case 'junit':

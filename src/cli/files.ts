@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { spanOf } from '../lang/position.js';
 import { type CliIo, type ErrorLocation, UsageError } from './command.js';
 
@@ -19,12 +20,16 @@ const reasons: Record<string, string> = {
   ELOOP: 'too many symbolic links',
 };
 
-/** The text of the file `path`; `-` reads standard input, once per command (see `stdinReader`). */
+/**
+ * The text of the file `path`; `-` reads standard input, once per command (see `stdinReader`). A file that
+ * is not text is refused as a whole (`binary-file`), rather than read as lines of garbage reported one by one.
+ */
 export function readInputFile(io: CliIo, path: string, readStdin: () => string): string {
-  if (path === '-') return readStdin();
   try {
-    return io.readFile(path);
+    return path === '-' ? readStdin() : io.readFile(path);
   } catch (error) {
+    if (error instanceof NotTextError) throw binaryFileError(path === '-' ? '<stdin>' : path, error.at);
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read ${path}: ${fileErrorReason(error)}`, { file: path });
   }
 }
@@ -33,6 +38,77 @@ export function readInputFile(io: CliIo, path: string, readStdin: () => string):
 export function fileErrorReason(error: unknown): string {
   const { code, message } = error as NodeJS.ErrnoException;
   return (code && reasons[code]) ?? code ?? message ?? String(error);
+}
+
+/** Where some bytes stop being text: the line and the column (in bytes, 1-based), and the byte. */
+export interface NotText {
+  line: number;
+  column: number;
+  byte: number;
+}
+
+/** Thrown by `decodeText` for bytes that are not text. */
+export class NotTextError extends Error {
+  constructor(readonly at: NotText) {
+    super(`not text: byte 0x${at.byte.toString(16).padStart(2, '0')} at ${at.line}:${at.column}`);
+  }
+}
+
+/** The text of a file's bytes, which must be UTF-8 without NUL bytes (see `notTextAt`). */
+export function decodeText(bytes: Buffer): string {
+  const at = notTextAt(bytes);
+  if (at) throw new NotTextError(at);
+  return bytes.toString('utf8');
+}
+
+/**
+ * Where `bytes` stop being text, or undefined when they are text: the first NUL byte (which no text file
+ * holds, and binary files, UTF-16 text among them, nearly always do) or the first byte that is not part of
+ * a UTF-8 character. With `whole` false the bytes are the start of a stream, which may end in the middle
+ * of a character: only its complete lines are checked for UTF-8.
+ */
+export function notTextAt(bytes: Uint8Array, whole = true): NotText | undefined {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const nul = buffer.indexOf(0);
+  const checked = whole ? buffer : buffer.subarray(0, buffer.lastIndexOf(10) + 1);
+  const invalid = isUtf8(checked) ? -1 : firstInvalidUtf8(checked);
+  const at = nul < 0 ? invalid : invalid < 0 ? nul : Math.min(nul, invalid);
+  if (at < 0) return undefined;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = buffer.indexOf(10); i >= 0 && i < at; i = buffer.indexOf(10, i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: at - lineStart + 1, byte: buffer[at] as number };
+}
+
+/**
+ * The offset of the first byte of `buffer` that is not UTF-8, -1 if none. Decoding replaces each invalid
+ * sequence by U+FFFD and keeps everything before it exact, so the first U+FFFD that the bytes do not spell
+ * (EF BF BD) is where they go wrong.
+ */
+function firstInvalidUtf8(buffer: Buffer): number {
+  const text = buffer.toString('utf8');
+  let offset = 0;
+  let from = 0;
+  for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) {
+    offset += Buffer.byteLength(text.slice(from, i));
+    from = i;
+    if (buffer[offset] !== 0xef || buffer[offset + 1] !== 0xbf || buffer[offset + 2] !== 0xbd) return offset;
+  }
+  return -1;
+}
+
+/** The error for an input that is not text, once for the whole input, at its first byte that is not. */
+export function binaryFileError(name: string, at: NotText): UsageError {
+  const byte = `0x${at.byte.toString(16).padStart(2, '0')}`;
+  const what = at.byte === 0 ? `a NUL byte (${byte})` : `byte ${byte}, which is not UTF-8`;
+  return new UsageError(
+    `${name}:${at.line}:${at.column}: error[binary-file]: a binary file, not text: ${what}; cfrules reads UTF-8 text`,
+    name.startsWith('<') ? undefined : { file: name, line: at.line, column: at.column },
+    'binary-file',
+  );
 }
 
 /** Standard input, which a command can read only once: `-` given twice is a usage error. */

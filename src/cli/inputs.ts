@@ -1,9 +1,9 @@
 import type { Expression } from '../lang/ast.js';
-import { escapeControlCharacters } from '../lang/escape.js';
 import { parse } from '../lang/parse.js';
 import type { Token } from './args.js';
 import { type CliIo, UsageError } from './command.js';
 import { filesUnder, noFilesUnder, readInputFile, stdinReader, stripFinalNewline } from './files.js';
+import { commandMessage } from './messages.js';
 import { formatFinding } from './report.js';
 import { type ExpressionEntry, expressionEntry, isJsonText, readRuleFile } from './rule-files.js';
 
@@ -115,8 +115,11 @@ export function forEachExpression(
       for (const diagnostic of result.diagnostics) io.stderr(formatFinding(entry, diagnostic));
       if (document.single && document.path !== undefined && looksLikeRuleFile(document.text))
         io.stderr(
-          `cfrules ${command}: note: ${escapeControlCharacters(document.name)} was read as one expression; for a file of ` +
-            `expressions, one per line, use --file ${document.name}\n`,
+          commandMessage(
+            command,
+            `note: ${document.name} was read as one expression; for a file of expressions, one per line, ` +
+              `use --file ${document.name}`,
+          ),
         );
       status = 1;
     }

@@ -4,6 +4,8 @@ import { VERSION } from '../version.js';
 import { asksForHelp, requestedFormat, usageMessage } from './args.js';
 import { type CliIo, type Command, UsageError } from './command.js';
 import { alsoAsText, FAILURE_FORMATS, type FailureFormat, renderFailure } from './failure-report.js';
+import { decodeText } from './files.js';
+import { commandMessage } from './messages.js';
 
 /** A command as the command list knows it: its module is loaded only when it runs. */
 export interface CommandEntry {
@@ -140,13 +142,18 @@ function runCommand(command: Command, name: string, args: string[], io: CliIo): 
     // A program or CI system reading the report gets this failure in the report's format too.
     const format = failureFormat(args, command);
     if (format !== undefined) {
-      const location = error instanceof UsageError ? error.location : undefined;
-      io.stdout(renderFailure(format, { command: command.name, message, location }));
+      const usage = error instanceof UsageError ? error : undefined;
+      io.stdout(
+        renderFailure(format, {
+          command: command.name,
+          message,
+          location: usage?.location,
+          code: usage?.code,
+        }),
+      );
     }
     if (format === undefined || alsoAsText(format)) {
-      io.stderr(
-        `cfrules ${name}: ${escapeControlCharacters(message)}\nRun 'cfrules ${name} --help' for usage.\n`,
-      );
+      io.stderr(`${commandMessage(name, message)}Run 'cfrules ${name} --help' for usage.\n`);
     }
     return 2;
   };
@@ -171,11 +178,11 @@ function failureFormat(args: readonly string[], command: Command): FailureFormat
 export const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
-  readFile: (path) => readFileSync(path, 'utf8'),
+  readFile: (path) => decodeText(readFileSync(path)),
   listDirectory: (path) =>
     statSync(path, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(path) : undefined,
   writeFile: (path, text) => writeFileSync(path, text),
-  readStdin: () => readFileSync(0, 'utf8'),
+  readStdin: () => decodeText(readFileSync(0)),
   isTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
   env: process.env,

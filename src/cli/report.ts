@@ -1,6 +1,6 @@
 import { LINTS, type LintCode } from '../check/lints.js';
 import { CODES, type Layer, MESSAGES, type MessageId, templateText } from '../lang/catalogue.js';
-import { type Diagnostic, formatDiagnostic, type Severity } from '../lang/diagnostics.js';
+import { type Diagnostic, FRAME_WIDTH, formatDiagnostic, type Severity } from '../lang/diagnostics.js';
 import { escapeControlCharacters } from '../lang/escape.js';
 import type { CliIo } from './command.js';
 import { escapeData, escapeProperty } from './github.js';
@@ -183,6 +183,14 @@ function renderText(
 }
 
 /**
+ * A code frame for people on a terminal: Cloudflare's, with control characters escaped (the carets moved
+ * with them) and, on a line longer than FRAME_WIDTH characters, a window around the caret with `…` where
+ * the line is cut, as the API shows it: a minified rule or a binary file read as text stays a few lines.
+ */
+export const terminalFrame = (source: string, diagnostic: Diagnostic): string =>
+  formatDiagnostic(source, diagnostic, { escapeControls: true, maxWidth: FRAME_WIDTH });
+
+/**
  * One finding for people, the same in every command: the location line `PATH:LINE:COLUMN:
  * SEVERITY[CODE]` (and the rule, for JSON files), Cloudflare's text, and the hint. User text is shown with
  * its control characters escaped.
@@ -197,11 +205,7 @@ export function formatFinding(entry: ExpressionEntry, diagnostic: Diagnostic, co
   out += label ? ` (${escapeControlCharacters(label)})\n` : '\n';
   // Cloudflare's text: the header, the source line, then the carets and the message (which may span
   // several lines, as regex errors do).
-  const [header, source, ...message] = formatDiagnostic(entry.expression, diagnostic, {
-    escapeControls: true,
-  })
-    .slice(0, -1)
-    .split('\n');
+  const [header, source, ...message] = terminalFrame(entry.expression, diagnostic).slice(0, -1).split('\n');
   out += `${paint(tint, header as string)}\n${source}\n${message.map((text) => `${paint(tint, text)}\n`).join('')}`;
   if (diagnostic.hint) out += `${paint(ansi.dim, `hint: ${escapeControlCharacters(diagnostic.hint)}`)}\n`;
   return out;

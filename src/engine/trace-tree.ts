@@ -1,9 +1,11 @@
+import { escapeControlCharacters } from '../lang/escape.js';
 import type { RuleName, RulesetTrace, RuleTrace, SimulationResult, StageTrace } from './outcome.js';
 
 /**
  * A simulation as a tree to read: each stage, the rules that matched (and, with `verbose`, those that did
  * not), nested rulesets, and the decision on the last line. Rules that did not match or did not run are
- * counted rather than listed unless `verbose`: a managed ruleset has hundreds.
+ * counted rather than listed unless `verbose`: a managed ruleset has hundreds. Names and descriptions come
+ * from the zone file: they are shown with their control characters escaped, the colours added after.
  */
 
 export interface TraceTreeOptions {
@@ -25,7 +27,7 @@ export function formatTrace(result: SimulationResult, options: TraceTreeOptions 
   const ruleLine = (rule: RuleTrace, indent: string): void => {
     const label = rule.ref ?? rule.id;
     const about = rule.description && rule.description !== label ? ` "${rule.description}"` : '';
-    let line = `${label}${about} (${rule.action})`;
+    let line = escapeControlCharacters(`${label}${about} (${rule.action})`);
     if (rule.notRun) {
       const by = rule.notRun.by ? ` by ${nameOf(rule.notRun.by)}` : '';
       lines.push(`${indent}${paint('2', `- ${line}: ${rule.notRun.reason.replaceAll('_', ' ')}${by}`)}`);
@@ -45,7 +47,7 @@ export function formatTrace(result: SimulationResult, options: TraceTreeOptions 
     for (const entry of entries) {
       if (entry.type === 'ruleset') {
         const score = entry.score === undefined ? '' : ` (score ${entry.score})`;
-        lines.push(`${indent}${entry.name ?? entry.id}${score}`);
+        lines.push(`${indent}${escapeControlCharacters(entry.name ?? entry.id)}${score}`);
         items(entry.trace, `${indent}  `);
         continue;
       }
@@ -77,4 +79,4 @@ export function formatTrace(result: SimulationResult, options: TraceTreeOptions 
 }
 
 const nameOf = (name: RuleName): string =>
-  name.ref ?? (name.description ? `${name.id} "${name.description}"` : name.id);
+  escapeControlCharacters(name.ref ?? (name.description ? `${name.id} "${name.description}"` : name.id));

@@ -30,6 +30,13 @@ export interface FormatDiagnosticOptions {
 export const CUT_MARK = '…';
 
 /**
+ * The `maxWidth` of the code frames shown to people, by the API and the CLI alike: an error about a line of
+ * megabytes (or a binary file read as text) stays a few hundred characters, and lines of every-day size
+ * (up to FRAME_WIDTH characters) are shown whole, as Cloudflare shows them.
+ */
+export const FRAME_WIDTH = 200;
+
+/**
  * The part `[from, to)` of the line `[lineStart, lineEnd)` of `source` to show around `caret` in at most
  * `maxWidth` code units: the whole line when it fits, else a window with about a third before the caret.
  * Never starts or ends in the middle of a surrogate pair.

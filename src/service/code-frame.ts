@@ -1,13 +1,13 @@
-import { CUT_MARK, type Diagnostic, formatDiagnostic, lineWindow } from '../lang/diagnostics.js';
+import { CUT_MARK, type Diagnostic, FRAME_WIDTH, formatDiagnostic, lineWindow } from '../lang/diagnostics.js';
 import { utf8Length } from '../lang/position.js';
 
 /**
  * Code frames in API errors: the line of the expression with carets under the problem, as Cloudflare shows
  * them, but at most FRAME_WIDTH characters of the line, around the caret (`…` where it is cut). An error about
  * an expression of megabytes stays a few hundred bytes (docs/api.md §3); the expressions of every-day size
- * (a line of up to FRAME_WIDTH characters) get Cloudflare's text unchanged.
+ * (a line of up to FRAME_WIDTH characters) get Cloudflare's text unchanged. The width is lang's, which the CLI
+ * and the engine cut their frames to as well.
  */
-export const FRAME_WIDTH = 200;
 
 /**
  * An expression over the length limit is refused before it is parsed, and the text past the limit is no

@@ -2,8 +2,7 @@
 // over the length limit is refused with its length and the limit, without repeating it; every code frame
 // shows at most FRAME_WIDTH characters of its line, around the caret.
 import { describe, expect, it } from 'vitest';
-import { type Diagnostic, formatDiagnostic } from '../../src/lang/diagnostics.js';
-import { FRAME_WIDTH } from '../../src/service/code-frame.js';
+import { type Diagnostic, FRAME_WIDTH, formatDiagnostic } from '../../src/lang/diagnostics.js';
 import { freshHarnessPerTest, type Harness, ZONES, zonePath } from './harness.js';
 
 let h: Harness;

@@ -2,6 +2,7 @@ import { compileZone } from '../../engine/index.js';
 import type { RuleName } from '../../engine/outcome.js';
 import { costReasons } from '../../engine/rule-cost.js';
 import type { Filter } from '../../eval/compile.js';
+import { escapeControlCharacters } from '../../lang/escape.js';
 import { formatRequestProblem, readSampleRequest, type SampleRequest } from '../../request/index.js';
 import { fromLogpush, isLogpushRecord } from '../../request/logpush.js';
 import { choice, parseCommandLine } from '../args.js';
@@ -10,9 +11,11 @@ import { evenlySpaced } from '../bench/sample.js';
 import { type RankingDoubt, rankingDoubts, summarize, type WindowFigure } from '../bench/windows.js';
 import { type Command, UsageError } from '../command.js';
 import { readInputFile, stdinReader } from '../files.js';
+import { commandMessage } from '../messages.js';
 import { plural } from '../plural.js';
 import { type Progress, terminalProgress } from '../progress.js';
 import { parseStructured } from '../structured-file.js';
+import { zoneProblemText } from '../zone-problems.js';
 
 export const benchOptions = {
   zone: { type: 'string', short: 'z' },
@@ -72,8 +75,8 @@ or requests file, no request in it).
     const zoneFile = parseStructured(values.zone, readInputFile(io, values.zone, readStdin));
     const compiled = compileZone(zoneFile.value);
     if (!compiled.ok) {
-      for (const p of compiled.problems)
-        io.stderr(`cfrules bench: ${values.zone}:${zoneFile.lineOf(p.path)}: ${p.path}: ${p.message}\n`);
+      for (const problem of compiled.problems)
+        io.stderr(commandMessage('bench', zoneProblemText(zoneFile, problem)));
       return 2;
     }
     const progress = terminalProgress(io);
@@ -275,7 +278,8 @@ function benchText(report: BenchReport, top: number): string {
         `The spread is too wide to rank rules ${last === first + 1 ? `${first} and ${last}` : `${first} to ${last}`}: run on a quieter machine or with more requests.`,
     ),
   ];
-  return `${lines.join('\n')}\n`;
+  // Rule ids, descriptions and the literals of the reasons are the zone file's.
+  return `${escapeControlCharacters(lines.join('\n'))}\n`;
 }
 
 /** What --duration cut short, if anything. */

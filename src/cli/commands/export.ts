@@ -1,5 +1,4 @@
 import type { ZoneFile } from '../../engine/zone/model.js';
-import { escapeControlCharacters } from '../../lang/escape.js';
 import { requirePeer } from '../../peers.js';
 import { RULESET_PHASES } from '../../service/rulesets/model.js';
 import { choice, parseCommandLine } from '../args.js';
@@ -13,6 +12,7 @@ import {
   nonNfcTexts,
   terraformConfiguration,
 } from '../export/terraform.js';
+import { commandMessage } from '../messages.js';
 
 /**
  * `cfrules export terraform`: a zone's entry-point rulesets as Terraform configuration, with the commands
@@ -163,7 +163,10 @@ async function runExport(request: ExportRequest, io: CliIo): Promise<number> {
   for (const ruleset of zone.customRulesets) io.stderr(leftOutWarning(ruleset));
   for (const where of nonNfcTexts(zone.rulesets)) {
     io.stderr(
-      `cfrules export: warning: ${where} is not in Unicode normalization form C; Terraform stores strings in NFC, so it would plan to change it\n`,
+      commandMessage(
+        'export',
+        `warning: ${where} is not in Unicode normalization form C; Terraform stores strings in NFC, so it would plan to change it`,
+      ),
     );
   }
   const imports = zone.rulesets.map((ruleset) => importCommand(zone.zoneId, ruleset));
@@ -185,10 +188,10 @@ async function runExport(request: ExportRequest, io: CliIo): Promise<number> {
  * out without a word, a user would take the configuration for the zone's whole set of rules.
  */
 function leftOutWarning(ruleset: CustomRulesetHeader): string {
-  const name = escapeControlCharacters(JSON.stringify(ruleset.name));
-  return (
-    `cfrules export: warning: custom ruleset ${ruleset.id} ${name} (${ruleset.phase}) left out: the Terraform ` +
-    "provider declares custom rulesets at account level, and this export writes the zone's entry points only\n"
+  return commandMessage(
+    'export',
+    `warning: custom ruleset ${ruleset.id} ${JSON.stringify(ruleset.name)} (${ruleset.phase}) left out: the Terraform ` +
+      "provider declares custom rulesets at account level, and this export writes the zone's entry points only",
   );
 }
 
@@ -200,7 +203,7 @@ function reportFailure(error: unknown, request: ExportRequest, io: CliIo): numbe
     io.stdout(
       `${JSON.stringify({ ok: false, error: { kind: 'export', message: error.message } }, null, 2)}\n`,
     );
-  else io.stderr(`cfrules export: ${escapeControlCharacters(error.message)}\n`);
+  else io.stderr(commandMessage('export', error.message));
   return 1;
 }
 
@@ -210,7 +213,7 @@ function write(path: string, text: string, io: CliIo): boolean {
     return true;
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    io.stderr(`cfrules export: cannot write ${path}: ${code ?? message}\n`);
+    io.stderr(commandMessage('export', `cannot write ${path}: ${code ?? message}`));
     return false;
   }
 }

@@ -2,13 +2,15 @@ import { availableParallelism } from 'node:os';
 import { compileZone } from '../../engine/index.js';
 import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
-import { fileErrorReason, readInputFile, stdinReader } from '../files.js';
+import { binaryFileError, fileErrorReason, NotTextError, readInputFile, stdinReader } from '../files.js';
+import { commandMessage } from '../messages.js';
 import { plural } from '../plural.js';
 import { terminalProgress } from '../progress.js';
 import { replayJson, replayText } from '../replay/report.js';
 import { openInput, replay } from '../replay/run.js';
 import { emptyInputLine } from '../report.js';
 import { parseStructured } from '../structured-file.js';
+import { zoneProblemText } from '../zone-problems.js';
 
 export const replayOptions = {
   zone: { type: 'string', short: 'z' },
@@ -66,7 +68,8 @@ Exit status: 0 every line replayed (and, with --fail-on-change, no outcome
 changed), 1 some lines were not requests (counted in "invalid"; the first ten
 are reported on standard error), FILE held no request (blank lines only, or
 nothing) without --allow-empty, or, with --fail-on-change, some outcome changed,
-2 bad input (bad option, unreadable or invalid zone, unreadable requests file).
+2 bad input (bad option, unreadable or invalid zone, unreadable or binary
+requests file).
 `,
   async run(args, io) {
     const { values, positionals } = parseCommandLine(args, replayOptions);
@@ -102,11 +105,15 @@ nothing) without --allow-empty, or, with --fail-on-change, some outcome changed,
       ...(progress
         ? { progress: (lines: number) => progress.update(`${lines.toLocaleString('en-US')} lines read`) }
         : {}),
+    }).catch((error) => {
+      const name = values.requests === '-' ? '<stdin>' : (values.requests as string);
+      throw error instanceof NotTextError ? binaryFileError(name, error.at) : error;
     });
     const seconds = (performance.now() - started) / 1000;
     progress?.clear();
+    // The messages quote the lines (JSON.parse's do), which are whatever clients sent.
     for (const error of outcome.errors)
-      io.stderr(`cfrules replay: ${values.requests}: line ${error.line}: ${error.message}\n`);
+      io.stderr(commandMessage('replay', `${values.requests}: line ${error.line}: ${error.message}`));
     io.stdout(format === 'json' ? replayJson(outcome) : replayText(outcome, top, values.compare));
     const rate = Math.round(outcome.tally.requests / Math.max(seconds, 1e-6));
     io.stderr(
@@ -130,8 +137,8 @@ function compiledZoneFile(io: CliIo, path: string, readStdin: () => string) {
   const file = parseStructured(path, readInputFile(io, path, readStdin));
   const compiled = compileZone(file.value);
   if (compiled.ok) return { value: file.value, compiled: compiled.zone };
-  for (const p of compiled.problems)
-    io.stderr(`cfrules replay: ${path}:${file.lineOf(p.path)}: ${p.path}: ${p.message}\n`);
+  for (const problem of compiled.problems)
+    io.stderr(commandMessage('replay', zoneProblemText(file, problem)));
   return null;
 }
 

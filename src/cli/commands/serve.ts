@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
 import { trackConnections } from '../../http/shutdown.js';
+import { escapeControlCharacters } from '../../lang/escape.js';
 import { MissingPeerError, requirePeer, requireServicePeers } from '../../peers.js';
 import type { FirstStart } from '../../service/setup.js';
 import type { Store } from '../../store/store.js';
 import { SYNCHRONOUS_MODES, type Synchronous } from '../../store/synchronous.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
+import { binaryFileError, NotTextError } from '../files.js';
+import { commandMessage } from '../messages.js';
 import { plural } from '../plural.js';
 
 /** How long SIGTERM waits for the requests in progress before closing their connections (docs/api.md §1). */
@@ -78,7 +81,7 @@ interface ServeOptions {
 
 async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   const fail = (message: string) => {
-    io.stderr(`cfrules serve: ${message}\n`);
+    io.stderr(commandMessage('serve', message));
     return 1;
   };
   // The service stack (Fastify, SQLite, the store, the HTTP app) is loaded by this command only, so that the
@@ -103,14 +106,17 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
       const yaml = requirePeer<typeof import('yaml')>('yaml');
       const applied = applyConfig(store, readConfig(yaml.parse(io.readFile(options.config))));
       io.stdout(
-        `applied ${options.config}: ${plural(applied.accounts, 'account')}, ${plural(applied.tokens, 'token')}, ${plural(applied.zones, 'zone')}\n`,
+        `applied ${escapeControlCharacters(options.config)}: ${plural(applied.accounts, 'account')}, ${plural(applied.tokens, 'token')}, ${plural(applied.zones, 'zone')}\n`,
       );
-      if (applied.warning) io.stderr(`cfrules serve: warning: ${options.config}: ${applied.warning}\n`);
+      if (applied.warning)
+        io.stderr(commandMessage('serve', `warning: ${options.config}: ${applied.warning}`));
     }
   } catch (error) {
     store.close();
     if (error instanceof ConfigError) return fail(`${options.config}: ${error.message}`);
     if (error instanceof MissingPeerError) return fail(error.message);
+    if (error instanceof NotTextError)
+      return fail(binaryFileError(options.config as string, error.at).message);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return fail(`cannot read ${options.config}: no such file`);
     if ((error as Error).name === 'YAMLParseError')
@@ -121,7 +127,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   const app = buildApp({
     store,
     reportError: (error) =>
-      io.stderr(`cfrules serve: internal error: ${String((error as Error)?.stack ?? error)}\n`),
+      io.stderr(commandMessage('serve', `internal error: ${String((error as Error)?.stack ?? error)}`)),
   });
   const connections = trackConnections(app.server);
   try {
@@ -170,7 +176,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
     // Only now: a supervisor may signal as soon as it reads this line, and must get a clean stop.
-    io.stdout(`listening on http://${host}:${port}${API_PREFIX}\n`);
+    io.stdout(`listening on http://${escapeControlCharacters(host)}:${port}${API_PREFIX}\n`);
   });
 }
 

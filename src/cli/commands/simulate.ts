@@ -3,8 +3,10 @@ import { readSampleRequest } from '../../request/index.js';
 import { choice, parseCommandLine } from '../args.js';
 import { type Command, UsageError } from '../command.js';
 import { readInputFile, stdinReader } from '../files.js';
+import { commandMessage } from '../messages.js';
 import { colorEnabled } from '../report.js';
 import { parseStructured } from '../structured-file.js';
+import { zoneProblemText } from '../zone-problems.js';
 
 export const simulateOptions = {
   zone: { type: 'string', short: 'z' },
@@ -47,22 +49,17 @@ unreadable or invalid zone or request; reported with the JSON path).
     const compiled = compileZone(zoneFile.value);
     const request = readSampleRequest(requestFile.value);
     const problems = [
-      ...(compiled.ok
-        ? []
-        : compiled.problems.map((p) => `${values.zone}:${zoneFile.lineOf(p.path)}: ${p.path}: ${p.message}`)),
+      ...(compiled.ok ? [] : compiled.problems.map((problem) => zoneProblemText(zoneFile, problem))),
       ...(request.ok
         ? []
         : request.problems.map((p) => `${values.request}: ${p.path || '(request)'}: ${p.message}`)),
     ];
     if (!compiled.ok || !request.ok) {
-      for (const problem of problems) io.stderr(`cfrules simulate: ${problem}\n`);
+      for (const problem of problems) io.stderr(commandMessage('simulate', problem));
       return 2;
     }
-    for (const warning of compiled.warnings) {
-      io.stderr(
-        `cfrules simulate: warning: ${values.zone}:${zoneFile.lineOf(warning.path)}: ${warning.path}: ${warning.message}\n`,
-      );
-    }
+    for (const warning of compiled.warnings)
+      io.stderr(commandMessage('simulate', `warning: ${zoneProblemText(zoneFile, warning)}`));
     const result = compiled.zone.simulate(request.request);
     if (format === 'json') io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     else io.stdout(`${formatTrace(result, { verbose: values.verbose === true, color: colorEnabled(io) })}\n`);

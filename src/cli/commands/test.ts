@@ -2,6 +2,7 @@ import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { alsoAsText } from '../failure-report.js';
 import { filesUnder, readInputFile, stdinReader } from '../files.js';
+import { commandMessage } from '../messages.js';
 import { colorEnabled, emptyInputLine } from '../report.js';
 import { parseStructured } from '../structured-file.js';
 import { GO_FTW_ZONE } from '../test-files/go-ftw.js';
@@ -116,7 +117,7 @@ of the other files still do.
     }
     // The machine formats carry the problems in their report, which is written even when no case ran.
     if (format === 'text' || alsoAsText(format))
-      for (const problem of problems) io.stderr(`cfrules test: ${formatInputProblem(problem)}\n`);
+      for (const problem of problems) io.stderr(commandMessage('test', formatInputProblem(problem)));
     if (format === 'text' && problems.length > 0 && results.length === 0) return 2;
     const options = { showFailuresOnly: values['show-failures-only'] === true, color: colorEnabled(io) };
     io.stdout(renderTestResults(format, results, problems, options));

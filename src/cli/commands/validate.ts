@@ -4,6 +4,7 @@ import { choice, parseCommandLine } from '../args.js';
 import { checkOptions, count, readCheckOptions } from '../check-options.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { entriesOf, type InputDocument, inputOptions, inputSources, readInputs } from '../inputs.js';
+import { commandMessage } from '../messages.js';
 import {
   type CheckedExpression,
   colorEnabled,
@@ -182,8 +183,11 @@ function entryPhase(entry: ExpressionEntry, warned: Set<string>, io: CliIo): Pha
   if (!phase && !warned.has(entry.source)) {
     warned.add(entry.source);
     io.stderr(
-      `cfrules validate: ${entry.source}: unknown phase '${entry.phase}'; its rules are checked without ` +
-        'phase restrictions (use --phase to choose one)\n',
+      commandMessage(
+        'validate',
+        `${entry.source}: unknown phase '${entry.phase}'; its rules are checked without phase restrictions ` +
+          '(use --phase to choose one)',
+      ),
     );
   }
   return phase;
@@ -202,7 +206,10 @@ function noteFileArguments(results: CheckedExpression[], io: CliIo): void {
       continue;
     }
     io.stderr(
-      `cfrules validate: note: '${candidate}' was checked as an expression; to check the file, use --file ${candidate}\n`,
+      commandMessage(
+        'validate',
+        `note: '${candidate}' was checked as an expression; to check the file, use --file ${candidate}`,
+      ),
     );
   }
 }

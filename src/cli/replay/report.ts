@@ -47,14 +47,15 @@ export function replayText(outcome: ReplayOutcome, top: number, comparedWith = '
   lines.push('', `Rules that matched (${matched.length}), by matches: matched, decided, first requests`);
   for (const rule of matched.slice(0, top))
     lines.push(
-      `  ${escapeControlCharacters(label(rule))} [${rule.stage}]: ${count(rule.matched)} matched, ${count(rule.decided)} decided; e.g. ${samplesText(rule.samples)}`,
+      `  ${label(rule)} [${rule.stage}]: ${count(rule.matched)} matched, ${count(rule.decided)} decided; e.g. ${samplesText(rule.samples)}`,
     );
   if (matched.length > top)
     lines.push(`  … ${matched.length - top} more (--top N shows more, --format json all)`);
   const never = tally.rules.filter((rule) => rule.matched === 0).length;
   lines.push('', `Rules that never matched: ${count(never)}`);
   if (outcome.comparison) lines.push('', ...comparisonLines(outcome.comparison, comparedWith, top));
-  return `${lines.join('\n')}\n`;
+  // Rule names and actions are the zone files', sample URLs the log's.
+  return `${escapeControlCharacters(lines.join('\n'))}\n`;
 }
 
 /** `block by admin-block [firewall_rules]`, or the action alone when no rule decided. */

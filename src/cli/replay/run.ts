@@ -5,6 +5,7 @@ import type { RuleName } from '../../engine/outcome.js';
 import { ReplayTally, type ReplayTallyJson } from '../../engine/replay.js';
 import { ReplayComparison, type ReplayComparisonJson } from '../../engine/replay-comparison.js';
 import type { CompiledZone } from '../../engine/zone/types.js';
+import { NotTextError, notTextAt } from '../files.js';
 import {
   BATCH_BYTES,
   type LineBatch,
@@ -92,9 +93,14 @@ export async function replay(options: ReplayOptions): Promise<ReplayOutcome> {
     }
     options.progress?.(nextLine - 1);
   };
+  let first = true;
   try {
     for await (const chunk of options.input) {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      // A binary file (a log still compressed otherwise than gzip, say) is said once, not line by line.
+      const notText = first ? notTextAt(buffer, false) : undefined;
+      if (notText) throw new NotTextError(notText);
+      first = false;
       const end = buffer.lastIndexOf(10);
       if (end < 0) {
         pending.push(buffer);

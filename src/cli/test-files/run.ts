@@ -2,6 +2,7 @@ import { compileZone } from '../../engine/index.js';
 import type { RuleName, SimulationResult } from '../../engine/outcome.js';
 import type { CompiledZone } from '../../engine/zone/types.js';
 import { readSampleRequest } from '../../request/index.js';
+import { zoneProblemMessage } from '../zone-problems.js';
 import type { Expectation, InputProblem, TestCase, TestFile, TestZone } from './model.js';
 
 /** What happened to one case: its expectation, what the zone did, and every difference between them. */
@@ -105,7 +106,7 @@ function compiledZone(zone: TestZone, problems: InputProblem[]): CompiledZone | 
   for (const problem of compiled.problems) {
     const pointer = `${zone.pointer}${problem.path}`;
     const { line, column } = zone.positionOf(pointer);
-    problems.push({ file: zone.file, line, column, pointer, message: problem.message });
+    problems.push({ file: zone.file, line, column, pointer, message: zoneProblemMessage(problem) });
   }
   return undefined;
 }

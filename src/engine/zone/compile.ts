@@ -1,5 +1,5 @@
 import { compile, type Filter } from '../../eval/compile.js';
-import { formatDiagnostic } from '../../lang/diagnostics.js';
+import { FRAME_WIDTH, formatDiagnostic } from '../../lang/diagnostics.js';
 import { BYPASS_PRODUCTS, isRulesetPhase, PHASE_ACTIONS } from '../../scheme/actions.js';
 import type { Phase, Plan } from '../../scheme/profile.js';
 import { findManagedRuleset } from '../managed/catalogue.js';
@@ -101,8 +101,8 @@ class ZoneCompiler {
     return { ok: true, compiled: { program, rules: this.rules, filters: this.filters, matcher } };
   }
 
-  private problem(path: string, code: string, message: string): void {
-    this.problems.push({ path, code, message });
+  private problem(path: string, code: string, message: string, expression?: ZoneProblem['expression']): void {
+    this.problems.push({ path, code, message, ...(expression ? { expression } : {}) });
   }
 
   /** A rule id used twice would make test files and replay counts ambiguous. */
@@ -127,7 +127,10 @@ class ZoneCompiler {
       this.problem(
         path,
         'invalid-expression',
-        errors.map((diagnostic) => formatDiagnostic(source, diagnostic)).join('\n'),
+        errors
+          .map((diagnostic) => formatDiagnostic(source, diagnostic, { maxWidth: FRAME_WIDTH }))
+          .join('\n'),
+        { source, errors },
       );
       return -1;
     }

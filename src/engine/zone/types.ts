@@ -1,5 +1,6 @@
 import type { Filter } from '../../eval/compile.js';
 import type { RequestContext } from '../../eval/context.js';
+import type { Diagnostic } from '../../lang/diagnostics.js';
 import type { RegexEngine } from '../../regex/index.js';
 import type { SampleRequest } from '../../request/index.js';
 import type { RuleName, SimulationResult } from '../outcome.js';
@@ -11,6 +12,12 @@ export interface ZoneProblem {
   message: string;
   /** e.g. `unknown-key`, `invalid-value`, `invalid-expression`, `unknown-ruleset`. */
   code: string;
+  /**
+   * For `invalid-expression`: the expression and its errors, whose code frames make up `message` (cut to
+   * FRAME_WIDTH characters around the caret), so that a terminal can show them with their control characters
+   * escaped and the carets still under them.
+   */
+  expression?: { source: string; errors: Diagnostic[] };
 }
 
 export interface CompileZoneOptions {
