@@ -313,7 +313,7 @@ describe('cfrules test: failures in the CI formats', () => {
       passed: 0,
       failed: 0,
       problems: expect.arrayContaining([
-        { file: 't/zone.json', line: 1, pointer: '/firewall_rules/0/acton', message: expect.any(String) },
+        expect.objectContaining({ file: 't/zone.json', line: 1, pointer: '/firewall_rules/0/acton' }),
       ]),
       cases: [],
     });
@@ -321,7 +321,7 @@ describe('cfrules test: failures in the CI formats', () => {
     expect((sarif.results as Json[]).map((r) => r.ruleId)).toContain('invalid-input');
     const text = run(['test', 't/admin.test.yaml'], { ...brokenZone });
     expect(text.stdout).toBe('');
-    expect(text.stderr).toMatch(/^cfrules test: t\/zone\.json:1: \/firewall_rules\/0/);
+    expect(text.stderr).toMatch(/^cfrules test: t\/zone\.json:1:21: \/firewall_rules\/0/);
   });
 });
 
@@ -392,13 +392,24 @@ describe('directories', () => {
     );
   });
 
-  it('test DIR without a test file is a usage error, in the format asked for', () => {
-    const text = run(['test', 't'], { 't/readme.md': 'x' });
-    expect(text.code).toBe(2);
+  it('test DIR without a test file fails unless --allow-empty, in the format asked for', () => {
+    const files = { 't/readme.md': 'x' };
+    const text = run(['test', 't'], { ...files });
+    expect(text.code).toBe(1);
     expect(text.stderr).toBe(
-      "cfrules test: t holds no .yaml, .yml or .json file\nRun 'cfrules test --help' for usage.\n",
+      'cfrules test: t: error[empty-input]: no test file in this input (--allow-empty accepts that)\n',
     );
-    const github = run(['test', '--format', 'github', 't'], { 't/readme.md': 'x' });
-    expect(github.stdout).toBe('::error file=t,title=cfrules test::t holds no .yaml, .yml or .json file\n');
+    const github = run(['test', '--format', 'github', 't'], { ...files });
+    expect(github.code).toBe(1);
+    expect(github.stdout).toContain(
+      '::error file=t,title=cfrules test::no test file in this input (--allow-empty accepts that)\n',
+    );
+    expect(github.stderr).toBe('');
+    const json = run(['test', '--format', 'json', 't'], { ...files });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ passed: 0, failed: 0, emptyDirectories: ['t'] });
+    const allowed = run(['test', '--format', 'github', '--allow-empty', 't'], { ...files });
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('::warning file=t,title=cfrules test::');
   });
 });

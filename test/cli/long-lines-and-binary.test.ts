@@ -114,7 +114,7 @@ describe.concurrent('input that is not text', () => {
     );
   });
 
-  it('has the code in JSON reports', async () => {
+  it('has the code and the place in JSON reports', async () => {
     const result = await run(['validate', '--format', 'json', '--file', file('nul.txt', 'ssl\u0000')]);
     expect(result.code).toBe(2);
     expect(JSON.parse(result.stdout)).toEqual({
@@ -124,6 +124,9 @@ describe.concurrent('input that is not text', () => {
         code: 'binary-file',
         message:
           'nul.txt:1:4: error[binary-file]: a binary file, not text: a NUL byte (0x00); cfrules reads UTF-8 text',
+        file: 'nul.txt',
+        line: 1,
+        column: 4,
       },
     });
   });

@@ -98,8 +98,10 @@ of the other files still do.
       if (found.length === 0) emptyDirectories.push(argument);
       return found;
     });
-    for (const directory of emptyDirectories)
-      io.stderr(`cfrules test: ${emptyInputLine(directory, 'test file', allowEmpty)}`);
+    // JSON and GitHub carry them in the report; the other formats on standard error.
+    if (format === 'text' || alsoAsText(format))
+      for (const directory of emptyDirectories)
+        io.stderr(`cfrules test: ${emptyInputLine(directory, 'test file', allowEmpty)}`);
     for (const path of files) {
       let read: ReturnType<typeof readTestFile>;
       try {
@@ -119,7 +121,12 @@ of the other files still do.
     if (format === 'text' || alsoAsText(format))
       for (const problem of problems) io.stderr(commandMessage('test', formatInputProblem(problem)));
     if (format === 'text' && problems.length > 0 && results.length === 0) return 2;
-    const options = { showFailuresOnly: values['show-failures-only'] === true, color: colorEnabled(io) };
+    const options = {
+      showFailuresOnly: values['show-failures-only'] === true,
+      color: colorEnabled(io),
+      emptyDirectories,
+      allowEmpty,
+    };
     io.stdout(renderTestResults(format, results, problems, options));
     if (problems.length > 0) return 2;
     if (emptyDirectories.length > 0 && !allowEmpty) return 1;

@@ -1,6 +1,7 @@
 import { escapeControlCharacters } from '../../lang/escape.js';
 import { escapeData, escapeProperty } from '../github.js';
 import { xml } from '../junit.js';
+import { emptyInputMessage } from '../report.js';
 import { sarifLog } from '../sarif.js';
 import { formatInputProblem, type InputProblem } from './model.js';
 import type { CaseResult } from './run.js';
@@ -15,6 +16,9 @@ export type TestFormat = (typeof TEST_FORMATS)[number];
 export interface TestReportOptions {
   showFailuresOnly: boolean;
   color: boolean;
+  /** Directory arguments that held no test file, and whether --allow-empty makes that a warning. */
+  emptyDirectories?: readonly string[];
+  allowEmpty?: boolean;
 }
 
 /**
@@ -33,7 +37,7 @@ export function renderTestResults(
     case 'junit':
       return junitReport(results, problems, options);
     case 'github':
-      return githubReport(results, problems);
+      return githubReport(results, problems) + githubEmptyDirectories(options);
     case 'sarif':
       return sarifReport(results, problems);
     default:
@@ -54,7 +58,24 @@ const shownCases = (results: CaseResult[], options: TestReportOptions) =>
   options.showFailuresOnly ? results.filter((result) => !result.passed) : results;
 
 function jsonReport(results: CaseResult[], problems: InputProblem[], options: TestReportOptions) {
-  return { ...counts(results), problems, cases: shownCases(results, options) };
+  const empty = options.emptyDirectories ?? [];
+  return {
+    ...counts(results),
+    problems,
+    ...(empty.length > 0 ? { emptyDirectories: empty } : {}),
+    cases: shownCases(results, options),
+  };
+}
+
+/** A directory without a test file: an error annotation, or a warning with --allow-empty. */
+function githubEmptyDirectories({ emptyDirectories = [], allowEmpty }: TestReportOptions): string {
+  const level = allowEmpty ? 'warning' : 'error';
+  return emptyDirectories
+    .map(
+      (directory) =>
+        `::${level} file=${escapeProperty(directory)},title=cfrules test::${escapeData(emptyInputMessage('test file'))}\n`,
+    )
+    .join('');
 }
 
 const green = (text: string, color: boolean) => (color ? `\x1b[32m${text}\x1b[0m` : text);
