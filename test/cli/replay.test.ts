@@ -134,6 +134,19 @@ describe('cfrules replay', () => {
     expect(stdin.stderr).toContain('cfrules replay: -: error[empty-input]: no request in this input');
   });
 
+  it('refuses standard input for both the requests and a zone, which it can give only once', async () => {
+    for (const args of [
+      ['-z', '-', '-r', '-'],
+      ['-z', zonePath, '--compare', '-', '-r', '-'],
+    ]) {
+      const result = await cfrules(['replay', ...args], { stdin: '{"url":"https://example.com/"}\n' });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        'cfrules replay: standard input can be read only once (- was given twice)',
+      );
+    }
+  });
+
   it('counts a file of invalid lines only as invalid, not as empty (status 1)', async () => {
     const path = join(dir, 'only-bad.jsonl');
     writeFileSync(path, 'not json\n');

@@ -81,6 +81,9 @@ requests file).
       throw new UsageError('--fail-on-change needs --compare: the zone whose changes fail');
     const workers = count('--workers', values.workers) ?? Math.max(1, availableParallelism());
     const top = count('--top', values.top) ?? 20;
+    // The requests are streamed from standard input, so a zone cannot be read from it too.
+    if (values.requests === '-' && (values.zone === '-' || values.compare === '-'))
+      throw new UsageError('standard input can be read only once (- was given twice)');
     const readStdin = stdinReader(io);
     const zone = compiledZoneFile(io, values.zone, readStdin);
     const compare =
