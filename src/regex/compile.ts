@@ -52,13 +52,12 @@ import { decodeBinary } from './check.js';
 import type { CompiledRegex, RegexMatch } from './engine.js';
 import { buildPrefilter, type Check, INDEX_NEEDLES, type Prefilter } from './prefilter.js';
 import { cacheStats, type RegexCacheStats, re2Match, type Slot, setCapacity } from './re2/cache.js';
-import { type Representation, type Translation, translate } from './re2/translate.js';
+import { needsUnicode, type Representation, translate } from './re2/translate.js';
 import { byteOffset, decodeWithMarkers, encodeWithMarkers } from './re2/utf8.js';
 import { requiredBytes } from './required-bytes.js';
 import { RegexSyntaxError } from './syntax/errors.js';
 import { countCaptures, UnsupportedRegexError } from './syntax/flags.js';
 import { parsedPattern } from './syntax/parser.js';
-import type { Ast } from './syntax/syntax-tree.js';
 import { linearTimeFilter, linearTimeRegExp } from './v8/linear.js';
 
 export type { RegexCacheStats } from './re2/cache.js';
@@ -66,7 +65,11 @@ export type { RegexCacheStats } from './re2/cache.js';
 /** Everything known about a pattern before RE2 sees it. */
 interface Plan {
   pattern: string;
-  slot: Slot;
+  /**
+   * The pattern in RE2's syntax, translated when first needed (slotOf): an index of rules asks a pattern
+   * for its literals only, and V8 answers most searches without RE2.
+   */
+  slot: Slot | undefined;
   representation: Representation;
   prefilter: Prefilter;
   /** Some needle compares with the lower-cased input. */
@@ -108,14 +111,21 @@ function v8SearchOf(plan: Plan): V8Search {
 const plans = new Map<string, Plan>();
 const MAX_PLANS = 10_000;
 
-/** Compiles (or fetches from the cache) a `matches` pattern (binary string, already valid per checkRegex). */
+/**
+ * Compiles (or fetches from the cache) a `matches` pattern (binary string, already valid per checkRegex).
+ * The RE2 translation is made now, so that a pattern cfrules cannot run is refused when compiled.
+ */
 export function compileRegex(pattern: string): CompiledRegex {
-  return new Regex(planOf(pattern), true);
+  const plan = planOf(pattern);
+  slotOf(plan);
+  return new Regex(plan, true);
 }
 
 /** The same regex on RE2 alone, without the prefilter, literal fast paths or V8: for tests comparing them. */
 export function compileRegexWithoutPrefilter(pattern: string): CompiledRegex {
-  return new Regex(planOf(pattern), false);
+  const plan = planOf(pattern);
+  slotOf(plan);
+  return new Regex(plan, false);
 }
 
 export function regexCacheStats(): RegexCacheStats {
@@ -139,10 +149,10 @@ export function describeRegex(pattern: string): {
   search: 'v8' | 'literals' | 'v8-then-re2' | 're2';
 } {
   const plan = planOf(pattern);
-  const { slot, representation, prefilter } = plan;
+  const { representation, prefilter } = plan;
   const { v8, v8Filter } = v8SearchOf(plan);
   const search = v8 ? 'v8' : prefilter.complete ? 'literals' : v8Filter ? 'v8-then-re2' : 're2';
-  return { re2: slot.source, representation, prefilter, search };
+  return { re2: slotOf(plan).source, representation, prefilter, search };
 }
 
 /**
@@ -175,13 +185,39 @@ function planOf(pattern: string): Plan {
   const cached = plans.get(pattern);
   if (cached) return cached;
   const text = decodeBinary(pattern);
-  let ast: Ast;
-  let translation: Translation;
-  let prefilter: Prefilter;
+  const { ast, prefilter, representation } = withRegexErrors(text, () => {
+    const ast = parsedPattern(text);
+    const representation: Representation = needsUnicode(ast) ? 'unicode' : 'bytes';
+    return { ast, representation, prefilter: buildPrefilter(ast, representation) };
+  });
+  const plan: Plan = {
+    pattern,
+    slot: undefined,
+    representation,
+    prefilter,
+    folded: prefilter.checks.some((check) => check.needles.some((needle) => needle.folded)),
+    captures: countCaptures(ast),
+    v8Search: undefined,
+    indexPrefilter: undefined,
+  };
+  if (plans.size >= MAX_PLANS) plans.clear();
+  plans.set(pattern, plan);
+  return plan;
+}
+
+/** The plan's RE2 pattern, translated on first use. */
+function slotOf(plan: Plan): Slot {
+  if (plan.slot) return plan.slot;
+  const text = decodeBinary(plan.pattern);
+  const { source, cost } = withRegexErrors(text, () => translate(parsedPattern(text)));
+  plan.slot = { source, cost };
+  return plan.slot;
+}
+
+/** Runs a step of planning, its errors said as the evaluator reports them. */
+function withRegexErrors<T>(text: string, step: () => T): T {
   try {
-    ast = parsedPattern(text);
-    translation = translate(ast);
-    prefilter = buildPrefilter(ast, translation.representation);
+    return step();
   } catch (err) {
     // Not expected for a pattern checkRegex accepts; the evaluator reports the error.
     if (err instanceof RegexSyntaxError)
@@ -193,20 +229,6 @@ function planOf(pattern: string): Plan {
     }
     throw err;
   }
-  const { source, representation, cost } = translation;
-  const plan: Plan = {
-    pattern,
-    slot: { source, cost },
-    representation,
-    prefilter,
-    folded: prefilter.checks.some((check) => check.needles.some((needle) => needle.folded)),
-    captures: countCaptures(ast),
-    v8Search: undefined,
-    indexPrefilter: undefined,
-  };
-  if (plans.size >= MAX_PLANS) plans.clear();
-  plans.set(pattern, plan);
-  return plan;
 }
 
 class Regex implements CompiledRegex {
@@ -226,11 +248,11 @@ class Regex implements CompiledRegex {
       for (const check of checks) if (!passes(check, input, lower)) return false;
       if (complete) return true;
     }
-    return re2Match(this.plan.slot, this.text(input), false).index >= 0;
+    return re2Match(slotOf(this.plan), this.text(input), false).index >= 0;
   }
 
   exec(input: string): RegexMatch | undefined {
-    const { prefilter, captures, representation, slot, folded } = this.plan;
+    const { prefilter, captures, representation, folded } = this.plan;
     if (this.prefiltered) {
       const lower = folded ? input.toLowerCase() : input;
       for (const check of prefilter.checks) if (!passes(check, input, lower)) return undefined;
@@ -238,7 +260,7 @@ class Regex implements CompiledRegex {
     }
     const text = this.text(input);
     // RE2 reports the offset in code points: in the bytes reading, that is bytes.
-    const found = re2Match(slot, text, true);
+    const found = re2Match(slotOf(this.plan), text, true);
     if (found.index < 0) return undefined;
     const groups = [found.match, ...found.groups];
     if (representation === 'bytes' || text === input) return { index: found.index, groups };

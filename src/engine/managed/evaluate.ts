@@ -1,4 +1,6 @@
-import { compile, type Filter } from '../../eval/compile.js';
+import type { TypedExpression } from '../../check/typed-ast.js';
+import { validate } from '../../check/validate.js';
+import { type CompileOptions, compile, type Filter } from '../../eval/compile.js';
 import { layoutFor, RequestContext } from '../../eval/context.js';
 import type { SampleRequest } from '../../request/index.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
@@ -39,8 +41,11 @@ const compiledRulesets = new WeakMap<ManagedRuleset, readonly CompiledRule<Manag
 const filtersByExpression = new Map<string, Filter>();
 
 /**
- * The rules of a ruleset with their compiled filters, compiled once per ruleset. Throws when an
- * expression does not compile: the catalogue is data shipped with cfrules, and its tests keep it valid.
+ * The rules of a ruleset with their filters, once per ruleset. Each expression is checked now (the index of
+ * a zone reads the checked trees) and compiled the first time it runs: for one request, a zone runs only
+ * the rules its index names, so a command that simulates a few requests compiles a fraction of the
+ * catalogue. Throws when an expression is invalid, and a filter throws when it cannot be compiled: the
+ * catalogue is data shipped with cfrules, and its tests check and compile every rule.
  */
 export function compiledRules<Rule extends ManagedRule>(
   ruleset: ManagedRuleset<Rule>,
@@ -51,7 +56,7 @@ export function compiledRules<Rule extends ManagedRule>(
       let filter = filtersByExpression.get(rule.expression);
       if (!filter) {
         // Cloudflare's own rules: the managed-only fields and functions, and no customer length limit.
-        const result = compile(rule.expression, {
+        const options: CompileOptions = {
           plan: 'enterprise',
           phase: ruleset.phase,
           lints: false,
@@ -59,14 +64,14 @@ export function compiledRules<Rule extends ManagedRule>(
           maxLength: Number.POSITIVE_INFINITY,
           // The catalogue's tests check every pattern in full; every process need not pay RE2 again.
           checkRegexRuns: false,
-        });
-        if (!result.ok) {
-          const reason = result.diagnostics.map((d) => d.message).join('; ');
-          throw new Error(
-            `${ruleset.name}: rule ${rule.id} (${rule.description}) does not compile: ${reason}`,
-          );
+        };
+        const checked = validate(rule.expression, options);
+        const label = `${ruleset.name}: rule ${rule.id} (${rule.description})`;
+        if (!checked.ok || !checked.ast) {
+          const reason = checked.diagnostics.map((d) => d.message).join('; ');
+          throw new Error(`${label} is invalid: ${reason}`);
         }
-        filter = rememberingLastRequest(result.filter);
+        filter = managedFilter(checked.ast, options, label);
         filtersByExpression.set(rule.expression, filter);
       }
       return { rule, filter };
@@ -77,22 +82,36 @@ export function compiledRules<Rule extends ManagedRule>(
 }
 
 /**
- * A filter that answers again for the request it matched last without matching anew: a context is one
- * request's, so the same context gets the same answer.
+ * A catalogue rule's filter: compiled on first use, and answering again for the request it matched last
+ * without matching anew (a context is one request's, so the same context gets the same answer).
  */
-function rememberingLastRequest(filter: Filter): Filter {
+function managedFilter(ast: TypedExpression, options: CompileOptions, label: string): Filter {
+  let compiled: Filter | undefined;
+  const filter = (): Filter => {
+    if (compiled) return compiled;
+    const result = compile(ast, options);
+    if (!result.ok)
+      throw new Error(`${label} does not compile: ${result.diagnostics.map((d) => d.message).join('; ')}`);
+    compiled = result.filter;
+    return compiled;
+  };
   let lastContext: unknown;
   let lastAnswer = false;
   return {
-    ...filter,
+    expression: 'filter',
+    ast,
+    get fields() {
+      return filter().fields;
+    },
+    value: (input) => filter().value(input),
+    context: (input) => filter().context(input),
     match(input) {
-      if (input instanceof RequestContext) {
-        if (input === lastContext) return lastAnswer;
-        lastAnswer = filter.match(input);
+      if (!(input instanceof RequestContext)) return filter().match(input);
+      if (input !== lastContext) {
+        lastAnswer = filter().match(input);
         lastContext = input;
-        return lastAnswer;
       }
-      return filter.match(input);
+      return lastAnswer;
     },
   };
 }
