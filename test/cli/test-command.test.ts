@@ -153,6 +153,26 @@ describe('cfrules test', () => {
     expect(allowed.stdout).toMatch(/0 passed, 0 failed\n$/);
   });
 
+  it('leaves alone the zone and request files kept beside the tests in a directory', () => {
+    const testFile = JSON.stringify({
+      zone: 'zone.json',
+      tests: [{ name: 'admin', request: 'admin.json', expect: { action: 'block' } }],
+    });
+    const suite = {
+      'suite/zone.json': JSON.stringify(zone),
+      'suite/admin.json': JSON.stringify({ url: 'https://example.com/admin' }),
+      'suite/admin.test.json': testFile,
+      'only-zone/zone.json': JSON.stringify(zone),
+    };
+    const found = run(['test', 'suite'], suite);
+    expect(found.stderr).toBe('');
+    expect(found.code).toBe(0);
+    expect(found.stdout).toMatch(/1 passed, 0 failed\n$/);
+    // Named on the command line, a file is a test file whatever it holds.
+    expect(run(['test', 'suite/zone.json'], suite).code).toBe(2);
+    expect(run(['test', 'only-zone'], suite).stderr).toContain('error[empty-input]: no test file');
+  });
+
   describe('bad input: exit 2, with file, line, column, case and JSON path', () => {
     it('an unknown key in an expectation, with the key it may stand for', () => {
       const result = run(['test', 'tests/rules.test.yaml'], files(passing.replace('not_fired', 'not_fire')));

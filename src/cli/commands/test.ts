@@ -50,7 +50,8 @@ else the Cloudflare OWASP Core Ruleset with every rule on. What a simulation
 cannot tell (a server's status other than 403 or 200, response text) is
 skipped, with the reason.
 
-A directory stands for every .yaml, .yml and .json file under it, at any
+A directory stands for every .yaml, .yml and .json file under it that holds a
+"tests" list (zone and request files beside them are left alone), at any
 depth, in sorted order (not in node_modules or directories whose names start
 with a dot); a directory without one fails the run (status 1) unless
 --allow-empty.
@@ -142,8 +143,24 @@ const START = { line: 1, column: 1 };
 
 /**
  * A file argument, or every test file under a directory argument (`filesUnder`), sorted: none for a
- * directory without one, which fails the run unless --allow-empty.
+ * directory without one, which fails the run unless --allow-empty. In a directory, a test file is one
+ * that holds a `tests` list: the zone and request files kept beside the tests are left alone.
  */
 function testFilesAt(io: CliIo, path: string): string[] {
-  return filesUnder(io, path, TEST_FILE_EXTENSIONS) ?? [path];
+  const files = filesUnder(io, path, TEST_FILE_EXTENSIONS);
+  return files === undefined ? [path] : files.filter((file) => holdsTests(io, file));
 }
+
+/** Whether a file found in a directory is a test file; one that cannot be read is, so that it is reported. */
+function holdsTests(io: CliIo, file: string): boolean {
+  try {
+    const { value } = parseStructured(file, readInputFile(io, file, noStandardInput));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'tests' in value;
+  } catch {
+    return true;
+  }
+}
+
+const noStandardInput = (): string => {
+  throw new UsageError('a file under a directory is not standard input');
+};
