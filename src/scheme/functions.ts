@@ -66,6 +66,12 @@ export interface FunctionDefinition {
    * first argument's elements.
    */
   elements?: 'each-target' | 'subset-of-first';
+  /**
+   * What a value (the first argument) must hold for the call to be true, given its literal second argument,
+   * for the zone program's index (src/engine/program): `phrase`, one of the named list's phrases in any
+   * case; `call`, an opening parenthesis (a call of a function of the list); `match`, a match of the regex.
+   */
+  trueOnlyWith?: 'phrase' | 'call' | 'match';
   description: string;
 }
 

@@ -207,6 +207,7 @@ export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
       { name: 'list', kind: 'literal', types: ['Bytes'], checkValue: checkPhraseList },
     ],
     returns: 'Bool',
+    trueOnlyWith: 'phrase',
     phases: MANAGED,
     managedOnly: true,
     description:
@@ -219,6 +220,7 @@ export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
       { name: 'list', kind: 'literal', types: ['Bytes'], checkValue: checkPhraseList },
     ],
     returns: 'Bool',
+    trueOnlyWith: 'call',
     phases: MANAGED,
     managedOnly: true,
     description:
@@ -290,6 +292,7 @@ export const wafFunctionDefinitions: readonly FunctionDefinition[] = [
     name: 'waf_captures_equal',
     params: [bytesField('value'), { ...namePattern, name: 'regex' }],
     returns: 'Bool',
+    trueOnlyWith: 'match',
     phases: MANAGED,
     managedOnly: true,
     description:

@@ -1,6 +1,7 @@
 import type { TypedArgument, TypedExpression, TypedValue } from '../../check/typed-ast.js';
 import { valueKey } from '../../eval/value-key.js';
 import { type Prefilter, regexPrefilter } from '../../regex/index.js';
+import type { FunctionDefinition } from '../../scheme/functions.js';
 import type { IpRange } from '../../scheme/ip.js';
 import { asciiLower } from '../../scheme/values.js';
 import { WAF_PHRASE_LISTS } from '../../scheme/waf-functions.js';
@@ -142,28 +143,33 @@ function conditionOfElements(node: TypedExpression, popularity: Popularity): Con
     if (!value) return undefined;
     const literal = call.args[1];
     if (literal?.kind !== 'literal' || typeof literal.value !== 'string') return undefined;
-    // A managed rule's phrase list: one of its phrases, in any case, is in the element.
-    if (call.name === 'waf_phrases') {
-      const phrases = WAF_PHRASE_LISTS[literal.value] ?? [];
-      if (phrases.length === 0 || phrases.includes('')) return undefined;
-      return phrases.map((phrase) => ({
-        kind: 'text' as const,
-        value,
-        literal: asciiLower(phrase),
-        place: 'anywhere' as const,
-        folded: true,
-      }));
-    }
-    // A call of a function of the list (waf_calls) needs its opening parenthesis.
-    if (call.name === 'waf_calls') return [{ kind: 'text', value, literal: '(', place: 'anywhere' }];
-    // Captures compared (waf_captures_equal) are those of a match: the regex's literals.
-    if (call.name === 'waf_captures_equal') return regexLiterals(value, literal.value);
+    const needed = call.definition.trueOnlyWith;
+    if (needed) return neededAtoms(value, needed, literal.value);
     const place = PLACES[call.name];
     return place && literal.value !== ''
       ? [{ kind: 'text', value, literal: literal.value, place }]
       : undefined;
   }
   return undefined;
+}
+
+/** What a call true only with something in its value (a function's `trueOnlyWith`) needs, as atoms. */
+function neededAtoms(
+  value: Tested,
+  needed: NonNullable<FunctionDefinition['trueOnlyWith']>,
+  literal: string,
+): Condition {
+  if (needed === 'call') return [{ kind: 'text', value, literal: '(', place: 'anywhere' }];
+  if (needed === 'match') return regexLiterals(value, literal);
+  const phrases = WAF_PHRASE_LISTS[literal] ?? [];
+  if (phrases.length === 0 || phrases.includes('')) return undefined;
+  return phrases.map((phrase) => ({
+    kind: 'text' as const,
+    value,
+    literal: asciiLower(phrase),
+    place: 'anywhere' as const,
+    folded: true,
+  }));
 }
 
 /** Of the conjuncts' conditions, the one fewest requests meet (any one is necessary). */
