@@ -100,13 +100,16 @@ function firstInvalidUtf8(buffer: Buffer): number {
   return -1;
 }
 
+/** The file an input is, or undefined for the inputs that are none (`<stdin>`, `<expression>`). */
+export const fileOfInput = (name: string): string | undefined => (name.startsWith('<') ? undefined : name);
+
 /** The error for an input that is not text, once for the whole input, at its first byte that is not. */
 export function binaryFileError(name: string, at: NotText): UsageError {
   const byte = `0x${at.byte.toString(16).padStart(2, '0')}`;
   const what = at.byte === 0 ? `a NUL byte (${byte})` : `byte ${byte}, which is not UTF-8`;
   return new UsageError(
     `${name}:${at.line}:${at.column}: error[binary-file]: a binary file, not text: ${what}; cfrules reads UTF-8 text`,
-    name.startsWith('<') ? undefined : { file: name, line: at.line, column: at.column },
+    fileOfInput(name) === undefined ? undefined : { file: name, line: at.line, column: at.column },
     'binary-file',
   );
 }

@@ -3,6 +3,7 @@ import { CODES, type Layer, MESSAGES, type MessageId, templateText } from '../la
 import { type Diagnostic, FRAME_WIDTH, formatDiagnostic, type Severity } from '../lang/diagnostics.js';
 import { escapeControlCharacters } from '../lang/escape.js';
 import type { CliIo } from './command.js';
+import { fileOfInput } from './files.js';
 import { escapeData, escapeProperty } from './github.js';
 import { plural } from './plural.js';
 import type { ExpressionEntry, Position } from './rule-files.js';
@@ -332,9 +333,6 @@ function locatedMessage({ entry, from, text }: LocatedFinding): string {
   return message + text;
 }
 
-/** An input without expressions, named as the CI formats name it: a file, or `<stdin>` in the message. */
-const emptyInputFile = (name: string): string | undefined => (name.startsWith('<') ? undefined : name);
-
 function renderGithub(
   results: CheckedExpression[],
   summary: Summary,
@@ -355,7 +353,7 @@ function renderGithub(
     out += `::${githubCommands[finding.severity]} ${properties.join(',')}::${escapeData(locatedMessage(finding))}\n`;
   }
   for (const name of summary.emptyInputs) {
-    const file = emptyInputFile(name);
+    const file = fileOfInput(name);
     const where = file === undefined ? '' : `file=${escapeProperty(file)},`;
     const message = `${file === undefined ? `${name}: ` : ''}${emptyInputMessage('expression')}`;
     out += `::${summary.allowEmpty ? 'warning' : 'error'} ${where}title=cfrules empty-input::${escapeData(message)}\n`;
@@ -401,7 +399,7 @@ function renderSarif(
     };
   });
   for (const name of summary.emptyInputs) {
-    const file = emptyInputFile(name);
+    const file = fileOfInput(name);
     sarifResults.push({
       ruleId: 'empty-input',
       level: summary.allowEmpty ? 'warning' : 'error',
