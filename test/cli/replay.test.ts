@@ -245,16 +245,12 @@ describe('cfrules replay --compare', () => {
     expect(JSON.stringify(two.report.comparison)).toBe(JSON.stringify(one.report.comparison));
   });
 
+  /** The log replayed through the test zone, compared with the changed zone. */
+  const compareReplay = (...options: string[]) =>
+    cfrules(['replay', '-z', zonePath, '-r', requestsPath, '--compare', changedZonePath, ...options]);
+
   it('prints the comparison after the summary, with the totals per action in both zones', async () => {
-    const result = await cfrules([
-      'replay',
-      '-z',
-      zonePath,
-      '-r',
-      requestsPath,
-      '--compare',
-      changedZonePath,
-    ]);
+    const result = await compareReplay();
     expect(result.code).toBe(0);
     const changed = (unblocked.length + newlyBlocked.length).toLocaleString('en-US');
     const comparison = result.stdout.slice(result.stdout.indexOf('Rules that never matched'));
@@ -281,17 +277,7 @@ describe('cfrules replay --compare', () => {
     expect(second).toBe(
       `  block by admin-block [firewall_rules] → none: ${unblocked.length} (13.3%); e.g. line 1 https://example.com/admin/0, line 7 https://example.com/admin/6, line 13 https://example.com/admin/12`,
     );
-    const top = await cfrules([
-      'replay',
-      '-z',
-      zonePath,
-      '-r',
-      requestsPath,
-      '--compare',
-      changedZonePath,
-      '--top',
-      '1',
-    ]);
+    const top = await compareReplay('--top', '1');
     expect(top.stdout).toContain('  … 1 more (--top N shows more, --format json all)\n');
     expect(top.stdout).not.toContain('block by admin-block [firewall_rules] → none');
   });
@@ -310,16 +296,7 @@ describe('cfrules replay --compare', () => {
   });
 
   it('exits with status 1 with --fail-on-change when an outcome changed, 0 when none did', async () => {
-    const changed = await cfrules([
-      'replay',
-      '-z',
-      zonePath,
-      '-r',
-      requestsPath,
-      '--compare',
-      changedZonePath,
-      '--fail-on-change',
-    ]);
+    const changed = await compareReplay('--fail-on-change');
     expect(changed.code).toBe(1);
     expect(changed.stderr).toContain(
       `${(unblocked.length + newlyBlocked.length).toLocaleString('en-US')} requests changed outcome (--fail-on-change)\n`,
