@@ -54,15 +54,11 @@ export function describeTypes(types: readonly ParameterType[], firstType: Type |
 }
 
 /** Why a pattern argument (regex_replace, wildcard_replace) is invalid, if it is. */
-export function patternError(
-  kind: 'regex' | 'wildcard',
-  pattern: string,
-  runnable = true,
-): Message | undefined {
+export function patternError(kind: 'regex' | 'wildcard', pattern: string): Message | undefined {
   if (kind === 'wildcard') {
     const parsed = parseWildcard(pattern);
     return parsed.ok ? undefined : parsed.message;
   }
-  const problem = checkRegex(pattern, { runnable });
+  const problem = checkRegex(pattern);
   return problem?.kind === 'invalid' ? message('patternError', { error: problem.message }) : undefined;
 }

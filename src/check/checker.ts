@@ -52,8 +52,8 @@ export interface CheckerOptions {
   lists?: Scheme['lists'];
   /** `rewrite`: the root is a value (Transform Rules), not a condition. */
   expression: 'filter' | 'rewrite';
-  /** Whether to check that cfrules can run each regex (ValidateOptions.checkRegexRuns). */
-  checkRegexRuns?: boolean;
+  /** Whether to check regex patterns (ValidateOptions.checkRegexes). */
+  checkRegexes?: boolean;
 }
 
 /** The fields Cloudflare lets hostname and ASN lists follow (rules-language.md §2.5); IP lists fit any Ip. */
@@ -439,8 +439,9 @@ export class TypeChecker implements ParseHooks {
           message('argumentValue', { index, problem: JSON.stringify(problem) }),
         );
     }
-    if (parameter.pattern && typed.kind === 'literal' && typeof typed.value === 'string') {
-      const error = patternError(parameter.pattern, typed.value, this.options.checkRegexRuns !== false);
+    const checked = parameter.pattern === 'wildcard' || this.options.checkRegexes !== false;
+    if (parameter.pattern && checked && typed.kind === 'literal' && typeof typed.value === 'string') {
+      const error = patternError(parameter.pattern, typed.value);
       if (error) {
         const code = parameter.pattern === 'regex' ? 'invalid-regex' : 'invalid-wildcard';
         return make(code, error, this.span(span.start, span.end));
@@ -460,8 +461,9 @@ export class TypeChecker implements ParseHooks {
     const { rhs } = comparison;
     switch (rhs.kind) {
       case 'regex': {
-        const problem = checkRegex(rhs.pattern, { runnable: this.options.checkRegexRuns !== false });
         const regex: TypedRhs = { kind: 'regex', pattern: rhs.pattern, raw: rhs.raw, span: rhs.span };
+        if (this.options.checkRegexes === false) return regex;
+        const problem = checkRegex(rhs.pattern);
         if (!problem) return regex;
         if (problem.kind === 'unsupported') {
           // Cloudflare accepts it; only cfrules' own regex engine cannot run it.

@@ -79,17 +79,8 @@ export const REGEX_SIZE_LIMIT = 10 * (1 << 20);
  * Checks a pattern (a binary string: one character per byte, as the lexer produces it). Returns the first
  * problem in the order the reference reports them, or `undefined` when the pattern is fine.
  */
-export function checkRegex(pattern: string, options: RegexCheckOptions = {}): RegexProblem | undefined {
-  return (options.runnable === false ? analyseSyntax(pattern) : analyse(pattern)).problem;
-}
-
-export interface RegexCheckOptions {
-  /**
-   * `false`: skip the final compile with RE2 that tells whether cfrules can run the pattern (the costly
-   * part of a check), for patterns already known to run: the managed rulesets' catalogue, which its tests
-   * check in full. Syntax, byte-mode rules and the size limit are still checked.
-   */
-  runnable?: boolean;
+export function checkRegex(pattern: string): RegexProblem | undefined {
+  return analyse(pattern).problem;
 }
 
 /** The RE2 translation of a pattern `checkRegex` accepts (what it compiled), else `undefined`. */
@@ -118,21 +109,7 @@ function analyse(pattern: string): Analysis {
   return result;
 }
 
-/** Results of the syntax-only check (`runnable: false`), by pattern. */
-const syntaxCache = new Map<string, Analysis>();
-
-function analyseSyntax(pattern: string): Analysis {
-  const full = cache.get(pattern);
-  if (full) return full;
-  const cached = syntaxCache.get(pattern);
-  if (cached) return cached;
-  const result = Object.freeze(analyseUncached(pattern, false));
-  if (syntaxCache.size >= CACHE_SIZE) syntaxCache.clear();
-  syntaxCache.set(pattern, result);
-  return result;
-}
-
-function analyseUncached(pattern: string, runnable = true): Analysis {
+function analyseUncached(pattern: string): Analysis {
   const text = decodeBinary(pattern);
   let ast: Ast;
   let nfaBytes: number;
@@ -146,7 +123,6 @@ function analyseUncached(pattern: string, runnable = true): Analysis {
   if (nfaBytes > REGEX_SIZE_LIMIT) {
     return { problem: invalid(`Compiled regex exceeds size limit of ${REGEX_SIZE_LIMIT} bytes.`) };
   }
-  if (!runnable) return {};
   const writer = new Re2Writer();
   const re2 = writer.write(ast);
   const first = writer.firstProblem();

@@ -168,7 +168,7 @@ export function regexPrefilter(pattern: string): Prefilter {
   return plan.indexPrefilter;
 }
 
-function indexPrefilterOf(plan: Plan): Prefilter {
+function indexPrefilterOf(plan: Omit<RegexPlanData, 'indexPrefilter'>): Prefilter {
   const literals =
     plan.prefilter.checks.length > 0
       ? plan.prefilter
@@ -184,25 +184,76 @@ function indexPrefilterOf(plan: Plan): Prefilter {
 function planOf(pattern: string): Plan {
   const cached = plans.get(pattern);
   if (cached) return cached;
+  return remember(planFrom(plannedData(pattern), undefined));
+}
+
+/** What planning finds for a pattern (valid per checkRegex), worked out from its text. */
+function plannedData(pattern: string): Omit<RegexPlanData, 'indexPrefilter'> {
   const text = decodeBinary(pattern);
-  const { ast, prefilter, representation } = withRegexErrors(text, () => {
+  return withRegexErrors(text, () => {
     const ast = parsedPattern(text);
     const representation: Representation = needsUnicode(ast) ? 'unicode' : 'bytes';
-    return { ast, representation, prefilter: buildPrefilter(ast, representation) };
+    return {
+      pattern,
+      representation,
+      prefilter: buildPrefilter(ast, representation),
+      captures: countCaptures(ast),
+    };
   });
-  const plan: Plan = {
+}
+
+function planFrom(
+  { pattern, representation, prefilter, captures }: RegexPlanData,
+  indexPrefilter: Prefilter | undefined,
+): Plan {
+  const folded = isFolded(prefilter);
+  return {
     pattern,
     slot: undefined,
     representation,
     prefilter,
-    folded: prefilter.checks.some((check) => check.needles.some((needle) => needle.folded)),
-    captures: countCaptures(ast),
+    folded,
+    captures,
     v8Search: undefined,
-    indexPrefilter: undefined,
+    indexPrefilter,
   };
+}
+
+function remember(plan: Plan): Plan {
   if (plans.size >= MAX_PLANS) plans.clear();
-  plans.set(pattern, plan);
+  plans.set(plan.pattern, plan);
   return plan;
+}
+
+/**
+ * What planning finds for a pattern, as data: a table of these for the patterns of the managed rulesets is
+ * kept with the catalogue (src/engine/managed/regex-plans.json), so that a process compiling a zone does not
+ * parse them again to find their literals (issue 22: both rulesets ready in milliseconds).
+ */
+export interface RegexPlanData {
+  pattern: string;
+  representation: Representation;
+  prefilter: Prefilter;
+  captures: number;
+  /** The literals for an index of rules (regexPrefilter), when they are not the prefilter's. */
+  indexPrefilter?: Prefilter;
+}
+
+/** A pattern's plan worked out afresh, whatever this process already knows (for the catalogue's table). */
+export function regexPlanData(pattern: string): RegexPlanData {
+  const data = plannedData(pattern);
+  const indexPrefilter = indexPrefilterOf(data);
+  return indexPrefilter === data.prefilter ? data : { ...data, indexPrefilter };
+}
+
+/**
+ * Takes plans worked out by regexPlanData, maybe in an earlier process, as this process's own. They must
+ * come from the same version of cfrules (the catalogue's tests check its table).
+ */
+export function addRegexPlans(table: readonly RegexPlanData[]): void {
+  for (const data of table) {
+    if (!plans.has(data.pattern)) remember(planFrom(data, data.indexPrefilter ?? data.prefilter));
+  }
 }
 
 /** The plan's RE2 pattern, translated on first use. */
@@ -273,6 +324,11 @@ class Regex implements CompiledRegex {
   private text(input: string): string {
     return this.plan.representation === 'bytes' ? input : decodeWithMarkers(input);
   }
+}
+
+/** Some needle compares with the lower-cased input. */
+function isFolded(prefilter: Prefilter): boolean {
+  return prefilter.checks.some((check) => check.needles.some((needle) => needle.folded));
 }
 
 /** `lower` is the input lower-cased when the pattern has folded needles. */

@@ -10,11 +10,14 @@
  *   linear-engine gate for wildcards: `linearTimeSource`.
  */
 
-export { checkRegex, REGEX_SIZE_LIMIT, type RegexCheckOptions, type RegexProblem } from './check.js';
+export { checkRegex, REGEX_SIZE_LIMIT, type RegexProblem } from './check.js';
 export {
+  addRegexPlans,
   describeRegex,
   type RegexCacheStats,
+  type RegexPlanData,
   regexCacheStats,
+  regexPlanData,
   regexPrefilter,
   setRegexCacheCapacity,
 } from './compile.js';

@@ -20,7 +20,7 @@ import { describeRegex } from '../../src/regex/index.js';
 /**
  * Cloudflare's own rules: the managed-only fields and functions are allowed and the customer's length limit
  * does not apply. The check is the full one, RE2's compile of every pattern included, which the engine
- * skips when it loads the catalogue (checkRegexRuns: false).
+ * skips when it loads the catalogue (checkRegexes: false).
  */
 const PROFILE = {
   plan: 'enterprise',

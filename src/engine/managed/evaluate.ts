@@ -15,6 +15,7 @@ import type {
   SignatureRule,
 } from './model.js';
 import { DEFAULT_SCORE_THRESHOLD, owaspCoreRuleset } from './owasp/index.js';
+import { addCatalogueRegexPlans } from './regex-plans.js';
 
 /**
  * Runs the managed rulesets on a request the way Cloudflare documents them: the Cloudflare Managed
@@ -52,6 +53,7 @@ export function compiledRules<Rule extends ManagedRule>(
 ): readonly CompiledRule<Rule>[] {
   let compiled = compiledRulesets.get(ruleset);
   if (!compiled) {
+    addCatalogueRegexPlans();
     compiled = ruleset.rules.map((rule) => {
       let filter = filtersByExpression.get(rule.expression);
       if (!filter) {
@@ -62,8 +64,8 @@ export function compiledRules<Rule extends ManagedRule>(
           lints: false,
           managedRuleset: true,
           maxLength: Number.POSITIVE_INFINITY,
-          // The catalogue's tests check every pattern in full; every process need not pay RE2 again.
-          checkRegexRuns: false,
+          // The catalogue's tests check every pattern in full; every process need not parse them again.
+          checkRegexes: false,
         };
         const checked = validate(rule.expression, options);
         const label = `${ruleset.name}: rule ${rule.id} (${rule.description})`;

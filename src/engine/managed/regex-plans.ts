@@ -1,0 +1,39 @@
+import type { TypedExpression } from '../../check/typed-ast.js';
+import { addRegexPlans, type RegexPlanData } from '../../regex/index.js';
+import table from './regex-plans.json' with { type: 'json' };
+
+/**
+ * The regex layer's plans for the catalogue's patterns (their literals and how they read the input), worked
+ * out ahead of time: finding them means parsing all 391 patterns, which was a third of the time a process
+ * took to compile a zone deploying both managed rulesets (issue 22). The table is data made by
+ * `npm run catalogue:regex-plans` (scripts/catalogue-regex-plans.ts); test/engine/managed/regex-plans.test.ts
+ * fails when it no longer matches the catalogue or the regex layer.
+ */
+export const catalogueRegexPlans = table as readonly RegexPlanData[];
+
+let added = false;
+
+/** Gives the regex layer the catalogue's plans, once per process. */
+export function addCatalogueRegexPlans(): void {
+  if (added) return;
+  addRegexPlans(catalogueRegexPlans);
+  added = true;
+}
+
+/** The patterns of an expression's `matches` comparisons, in the order they stand. */
+export function regexPatternsOf(expression: TypedExpression): string[] {
+  const patterns: string[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const record = node as Record<string, unknown>;
+    if (record.kind === 'regex' && typeof record.pattern === 'string') patterns.push(record.pattern);
+    // A definition is the scheme's (fields and functions), not part of the expression.
+    for (const [key, value] of Object.entries(record)) if (key !== 'definition') visit(value);
+  };
+  visit(expression);
+  return patterns;
+}
