@@ -4,7 +4,7 @@ import { type CompileOptions, compile, type Filter } from '../../eval/compile.js
 import { layoutFor, RequestContext } from '../../eval/context.js';
 import type { SampleRequest } from '../../request/index.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
-import { cloudflareManagedRuleset } from './cloudflare/index.js';
+import { cloudflareManagedRuleset, DEFAULT_SCORE_THRESHOLD, owaspCoreRuleset } from './catalogue.js';
 import type {
   AnomalyRule,
   ManagedRule,
@@ -14,7 +14,6 @@ import type {
   ScoringRule,
   SignatureRule,
 } from './model.js';
-import { DEFAULT_SCORE_THRESHOLD, owaspCoreRuleset } from './owasp/index.js';
 import { addCatalogueRegexPlans } from './regex-plans.js';
 
 /**

@@ -1,17 +1,17 @@
 import { type RegexPlanData, regexPlanData } from '../../regex/index.js';
-import { managedRulesets } from './catalogue.js';
 import { compiledRules } from './evaluate.js';
+import type { ManagedRuleset } from './model.js';
 import { regexPatternsOf } from './regex-plans.js';
 
 /**
- * The plans the catalogue's table should hold: every `matches` pattern of every managed rule, each planned
- * afresh (not from the table), in the catalogue's order. Used by the script that writes the table and by
- * the test that checks it.
+ * The plans a table of regex plans should hold for these rulesets: every `matches` pattern of every rule,
+ * each planned afresh (not from the table), in the rulesets' order. Used by the script that writes the
+ * catalogue's table and by the test that checks it.
  */
-export function catalogueRegexPlanTable(): RegexPlanData[] {
+export function regexPlanTable(rulesets: readonly ManagedRuleset[]): RegexPlanData[] {
   const patterns = new Set<string>();
-  for (const ruleset of managedRulesets)
+  for (const ruleset of rulesets)
     for (const { filter } of compiledRules(ruleset))
-      for (const p of regexPatternsOf(filter.ast)) patterns.add(p);
+      for (const pattern of regexPatternsOf(filter.ast)) patterns.add(pattern);
   return [...patterns].map(regexPlanData);
 }

@@ -5,9 +5,9 @@ import table from './regex-plans.json' with { type: 'json' };
 /**
  * The regex layer's plans for the catalogue's patterns (their literals and how they read the input), worked
  * out ahead of time: finding them means parsing all 391 patterns, which was a third of the time a process
- * took to compile a zone deploying both managed rulesets (issue 22). The table is data made by
- * `npm run catalogue:regex-plans` (scripts/catalogue-regex-plans.ts); test/engine/managed/regex-plans.test.ts
- * fails when it no longer matches the catalogue or the regex layer.
+ * took to compile a zone deploying both managed rulesets (issue 22). The table is data written by
+ * `npm run catalogue` (scripts/catalogue.ts); test/engine/catalogue-data.test.ts fails when it no longer
+ * matches the catalogue or the regex layer.
  */
 export const catalogueRegexPlans = table as readonly RegexPlanData[];
 

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../eval/context.js';
+import { owaspCoreRuleset } from '../managed/catalogue.js';
 import { compiledRules } from '../managed/evaluate.js';
 import type { ScoringRule } from '../managed/model.js';
-import { owaspCoreRuleset } from '../managed/owasp/index.js';
 import type { FinalAction, RuleName, RulesetTrace, RuleTrace } from '../outcome.js';
 import type { PageRuleEntry, PreviousWafEntry } from '../zone/model.js';
 import { catalogueIndex, type PreviousWafCatalogue, SHIPPED_CATALOGUE, targetOf } from './catalogue-view.js';

@@ -1,5 +1,9 @@
-import { CLOUDFLARE_MANAGED_RULESET_ID, cloudflareManagedRuleIds } from '../managed/cloudflare/index.js';
-import { OWASP_RULESET_ID, owaspRuleIds } from '../managed/owasp/index.js';
+import {
+  CLOUDFLARE_MANAGED_RULESET_ID,
+  cloudflareManagedRuleIds,
+  OWASP_RULESET_ID,
+  owaspRuleIds,
+} from '../managed/catalogue.js';
 
 /**
  * What replaces a previous WAF rule or group in the new WAF Managed Rules: rules of a managed ruleset,

@@ -8,7 +8,7 @@ import {
   simulate,
   ZoneError,
 } from '../../../src/engine/index.js';
-import { cloudflareManagedRuleIds } from '../../../src/engine/managed/cloudflare/index.js';
+import { cloudflareManagedRuleIds } from '../../../src/engine/managed/catalogue.js';
 import { readSampleRequest, type SampleRequest } from '../../../src/request/index.js';
 
 // What a zone does to a request, one semantic rule per test (docs/engine.md, "How a request is evaluated").

@@ -1,12 +1,10 @@
+import { CLOUDFLARE_MANAGED_RULESET_ID } from '../constants.js';
 import { signatureRules } from '../define.js';
 import type { ManagedRuleset, SignatureRule } from '../model.js';
 import { ATTACK_RULES } from './attacks.js';
 import { GENERIC_RULES } from './generic.js';
 import { PROBE_RULES } from './probes.js';
 import { PRODUCT_RULES } from './products.js';
-
-/** Cloudflare's id of the Cloudflare Managed Ruleset. */
-export const CLOUDFLARE_MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
 
 // Rules naming a product or a CVE first, so that the rule that decides says the most it can.
 const SPECS = [...GENERIC_RULES, ...PRODUCT_RULES, ...PROBE_RULES, ...ATTACK_RULES];

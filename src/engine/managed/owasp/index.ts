@@ -1,3 +1,4 @@
+import { DEFAULT_SCORE_THRESHOLD, OWASP_ANOMALY_RULE_ID, OWASP_RULESET_ID } from '../constants.js';
 import { type ScoringSpec, scoringRules } from '../define.js';
 import type { AnomalyRule, ManagedRuleset, ScoringRule } from '../model.js';
 import { crsScoringSpec } from './crs.js';
@@ -5,15 +6,6 @@ import { INJECTION_RULES } from './legacy-injection.js';
 import { PROTOCOL_RULES } from './legacy-protocol.js';
 import { XSS_SQLI_RULES } from './legacy-xss-sqli.js';
 import { CRS_FAMILIES } from './rules/index.js';
-
-/** Cloudflare's id of the Cloudflare OWASP Core Ruleset. */
-export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
-
-/** Cloudflare's id of the ruleset's anomaly rule, "949110: Inbound Anomaly Score Exceeded". */
-export const OWASP_ANOMALY_RULE_ID = '6179ae15870a4bb7b2d480d4843b323c';
-
-/** The ruleset's default threshold ("medium"); the migration keeps it. */
-export const DEFAULT_SCORE_THRESHOLD = 40;
 
 const anomalyRule: AnomalyRule = {
   kind: 'anomaly',
