@@ -13,8 +13,9 @@ import { regexCacheStats } from '../src/regex/index.js';
 import { fieldValue, readSampleRequest, type SampleRequest } from '../src/request/index.js';
 import type { IpAddress } from '../src/scheme/ip.js';
 import { machineDescription } from './machine.js';
-import { measure, measurePair, type Timing } from './measure.js';
+import { expectTally, measure, measurePair, type Timing } from './measure.js';
 import { publish } from './results.js';
+import { compareWithRevision, type Metric, measureIfChild, type Pair } from './revision.js';
 
 interface Workload {
   expressions: { id: string; expr: string }[];
@@ -24,6 +25,32 @@ interface Workload {
 }
 
 const workload: Workload = JSON.parse(readFileSync('bench/workload.json', 'utf8'));
+const OPTIONS = { lints: false, maxLength: Number.POSITIVE_INFINITY } as const;
+
+/** The share of the four requests an expression matches (what its timed calls must add up to). */
+const matchShare = (id: string): number =>
+  workload.requests.filter((r) => workload.expected_matches[id]?.[r.name] === true).length /
+  workload.requests.length;
+
+// `--against REV`: the compiled filter's exec, this code against the code at REV (bench/revision.ts).
+const METRICS: Record<string, Metric> = {
+  exec: {
+    prepare: (library, { id, expr }) => {
+      const checked = library.validate(expr, OPTIONS);
+      const compiled = checked.ast && library.compile(checked.ast);
+      if (!compiled?.ok) throw new Error(`${id} does not compile`);
+      const contexts = workload.requests.map((r) => {
+        const read = library.readSampleRequest(r);
+        if (!read.ok) throw new Error(`${r.name} does not read`);
+        return compiled.filter.context(read.request);
+      });
+      let i = 0;
+      return () => compiled.filter.match(contexts[i++ & 3] as RequestContext);
+    },
+    check: (timing, { id }) => expectTally(id, timing, matchShare(id)),
+  },
+};
+if (await measureIfChild(workload.expressions, METRICS)) process.exit(0);
 const requests: SampleRequest[] = workload.requests.map((r) => {
   const read = readSampleRequest(r);
   if (!read.ok) throw new Error(`${r.name}: ${JSON.stringify(read.problems)}`);
@@ -86,7 +113,7 @@ interface Row {
 
 const rows: Row[] = [];
 for (const { id, expr } of workload.expressions) {
-  const checked = validate(expr, { lints: false, maxLength: Number.POSITIVE_INFINITY });
+  const checked = validate(expr, OPTIONS);
   if (!checked.ast) throw new Error(`${id} does not validate`);
   const ast = checked.ast;
   const compiled = compile(ast);
@@ -111,6 +138,11 @@ for (const { id, expr } of workload.expressions) {
   if (!closureFilter.ok) throw new Error(`${id} does not compile`);
   let k = 0;
   const closures = measure(() => closureFilter.filter.match(contexts[k++ & 3] as RequestContext));
+  // Every timed call's answer was consumed; they must add up to the reference engine's answers.
+  const share = matchShare(id);
+  expectTally(`${id} compiled`, paired.a, share);
+  expectTally(`${id} hand-written`, paired.b, share);
+  expectTally(`${id} closures`, closures, share);
 
   const compileTime = measure(() => compile(ast), { windows: 5, windowMs: 100 });
   rows.push({
@@ -184,10 +216,26 @@ workload's \`expected_matches\`.
 E3's \`matches\` runs on V8's RegExp, with V8's linear-time fallback for searches that backtrack too much
 (src/regex/v8/linear.ts); patterns V8 cannot bound run on RE2 (re2-wasm, ~1.5–5 µs a call, see the
 regex section). Run to run, on this shared 2-vCPU VM, cells vary by ±30% or more, so the "met" column can
-flip for a cell near its threshold. E1 against the hand-written JS is the closest: 5–9 ns against 3.4–6 ns,
-1.5–1.65×, an absolute gap of about 2 ns (the filter checks that its input is a context of its scheme and
-that the field is present; the hand-written function reads a property). Each measured operation gets a
-loop of its own (bench/measure.ts); before that, every operation after the first was called through one
-shared, megamorphic call site, which added ~25 ns to the baselines and showed E1 at 0.2× the JS.`;
-const report = `## Evaluation (bench/eval.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:eval -- --write\`.\n\n${lines.join('\n')}\n\n${memory}\n\n${note}\n`;
+flip for a cell near its threshold. Every timed call's result is consumed and the results are checked
+against the workload's answers (bench/measure.ts, issue 26): figures measured before 2026-11-28 dropped
+the results, which let V8 skip pure work (E1 then showed 4–9 ns; \`includes\` alone costs some 16 ns on
+these paths when its result is used). Each measured operation gets a loop of its own: one shared,
+megamorphic call site added ~25 ns to the baselines.`;
+const against = compareWithRevision(workload.expressions, Object.keys(METRICS));
+const comparison =
+  against &&
+  [
+    `Before and after: \`filter.match\` of this code against \`${against.revision}\` (git revision), each bundled`,
+    `alike and measured in processes of its own, alternately (${against.rounds} of each, same warm-up, every`,
+    "result consumed and checked); a ratio is the median of the rounds' ratios (below 1: faster now).",
+    '',
+    '| expression | exec before | exec now | now / before |',
+    '|---|---:|---:|---:|',
+    ...against.rows.map(({ id, pairs }) => {
+      const pair = pairs.exec as Pair;
+      return `| ${id} | ${fmt(pair.before)} | ${fmt(pair.now)} | ${pair.ratio.toFixed(2)}× |`;
+    }),
+    `| **workload** (geometric mean) | | | **${against.overall.exec?.toFixed(2)}×** |`,
+  ].join('\n');
+const report = `## Evaluation (bench/eval.ts)\n\nMachine: ${machine}. Date: ${new Date().toISOString().slice(0, 10)}. Command: \`npm run bench:eval -- --write${against ? ` --against ${against.revision}` : ''}\`.\n\n${lines.join('\n')}\n\n${comparison ? `${comparison}\n\n` : ''}${memory}\n\n${note}\n`;
 publish(report);

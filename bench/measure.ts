@@ -1,10 +1,36 @@
-/** Timing helpers shared by the benchmarks: warm up, then the median of several timed windows. */
+/**
+ * Timing helpers shared by the benchmarks: warm up, then the median of several timed windows.
+ *
+ * Every result of a measured operation is consumed: the loop folds it into a tally (numbers added, other
+ * values counted when truthy) that the timing returns. V8 drops a call whose result nobody reads when it
+ * has no side effect, and a loop around it then times nothing (issue 26: `includes` came out at 1.2 ns
+ * dropped, 16.5 ns used); a call whose result decides a branch must run. Benchmarks check the tally
+ * against the answers they expect (`expectTally`), so a figure is also known to come from the right work.
+ * test/bench/measure.test.ts holds the harness to this.
+ */
 
 export interface Timing {
   /** Median nanoseconds per operation. */
   ns: number;
   /** Spread of the windows, (max - min) / median. */
   spread: number;
+  /** The timed calls' results folded (numbers added, other values counted when truthy), over every window. */
+  tally: number;
+  /** The number of timed calls, over every window. */
+  calls: number;
+}
+
+/**
+ * Throws unless the tally is the expected average per call times the calls, within 1% (the calls of a
+ * window cycle through the inputs, so a window can end part-way through a cycle): the measured operation
+ * gave the answers the benchmark knows to be right.
+ */
+export function expectTally(label: string, timing: Timing, perCall: number): void {
+  const expected = perCall * timing.calls;
+  if (Math.abs(timing.tally - expected) > Math.abs(expected) * 0.01 + 1e-9)
+    throw new Error(
+      `${label}: the timed calls added up to ${timing.tally} over ${timing.calls} calls, expected ${expected}`,
+    );
 }
 
 export function measure(
@@ -30,7 +56,7 @@ export function measurePair(
   runA(a, warmupMs);
   runB(b, warmupMs);
   const pairs = Array.from({ length: windows }, () => [runA(a, windowMs), runB(b, windowMs)] as const);
-  const ratios = pairs.map(([x, y]) => x / y).sort((x, y) => x - y);
+  const ratios = pairs.map(([x, y]) => x.ns / y.ns).sort((x, y) => x - y);
   return {
     a: timing(pairs.map(([x]) => x)),
     b: timing(pairs.map(([, y]) => y)),
@@ -38,10 +64,18 @@ export function measurePair(
   };
 }
 
-type Runner = (operation: () => unknown, ms: number) => number;
+/** One timed window: nanoseconds per call, and the results folded. */
+interface Window {
+  ns: number;
+  tally: number;
+  calls: number;
+}
+
+type Runner = (operation: () => unknown, ms: number) => Window;
 
 /**
- * A loop that runs `operation` in batches for `ms` milliseconds and gives nanoseconds per call. Each
+ * A loop that runs `operation` in batches for `ms` milliseconds and gives nanoseconds per call, with every
+ * result folded into the window's tally (see the top of this file). Each
  * measurement gets a loop of its own, compiled from source: a loop shared by every measurement would see
  * many operations at its call site, and V8 would stop inlining them, adding ~20 ns to every figure after
  * the first (and flattering the first).
@@ -52,20 +86,30 @@ function runner(): Runner {
     `return function runFor(operation, ms) {
       const budget = BigInt(ms) * 1000000n;
       let count = 0;
+      let tally = 0;
       const start = hrtime.bigint();
       let elapsed = 0n;
       while (elapsed < budget) {
-        for (let i = 0; i < 50; i++) operation();
+        for (let i = 0; i < 50; i++) {
+          const result = operation();
+          if (typeof result === 'number') tally += result;
+          else if (result) tally++;
+        }
         count += 50;
         elapsed = hrtime.bigint() - start;
       }
-      return Number(elapsed) / count;
+      return { ns: Number(elapsed) / count, tally, calls: count };
     };`,
   )(process.hrtime) as Runner;
 }
 
-function timing(samples: number[]): Timing {
-  const sorted = [...samples].sort((x, y) => x - y);
+function timing(windows: Window[]): Timing {
+  const sorted = windows.map((window) => window.ns).sort((x, y) => x - y);
   const median = sorted[Math.floor(sorted.length / 2)] as number;
-  return { ns: median, spread: ((sorted[sorted.length - 1] as number) - (sorted[0] as number)) / median };
+  return {
+    ns: median,
+    spread: ((sorted[sorted.length - 1] as number) - (sorted[0] as number)) / median,
+    tally: windows.reduce((sum, window) => sum + window.tally, 0),
+    calls: windows.reduce((sum, window) => sum + window.calls, 0),
+  };
 }

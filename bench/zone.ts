@@ -11,7 +11,7 @@ import { layoutFor } from '../src/eval/context.js';
 import { readSampleRequest, type SampleRequest } from '../src/request/index.js';
 import { cloudflareScheme } from '../src/scheme/scheme.js';
 import { machineDescription } from './machine.js';
-import { measurePair } from './measure.js';
+import { expectTally, measurePair } from './measure.js';
 import { publish } from './results.js';
 
 const machine = machineDescription();
@@ -128,7 +128,17 @@ const simulateWith = (zone: typeof compiled.zone) => () =>
 const indexOnly = () =>
   indexed.forRequest(layout.context(requests[next++ % requests.length] as SampleRequest))(0);
 const floorPair = measurePair(indexOnly, askAll(indexed), { windows: 7, windowMs: 300 });
+// The matches of every rule on each request, as the rule-by-rule matcher finds them: the timed calls'
+// answers (consumed by the harness) must add up to them.
+const matchesPerRequest = requests.map((request) => {
+  const ask = reference.forRequest(layout.context(request));
+  return filters.reduce((sum, _, i) => sum + (ask(i) ? 1 : 0), 0);
+});
+const meanMatches = matchesPerRequest.reduce((a, b) => a + b, 0) / requests.length;
+expectTally('askAll(indexed)', floorPair.b, meanMatches);
 const matcherPair = measurePair(askAll(indexed), askAll(reference), { windows: 7, windowMs: 300 });
+expectTally('askAll(indexed)', matcherPair.a, meanMatches);
+expectTally('askAll(rule by rule)', matcherPair.b, meanMatches);
 const simulatePair = measurePair(simulateWith(compiled.zone), simulateWith(byRule.zone), {
   windows: 7,
   windowMs: 300,
