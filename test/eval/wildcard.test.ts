@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchWildcard } from '../../src/eval/wildcard.js';
+import { matchWildcard, wildcardMatcher, writtenWildcard } from '../../src/eval/wildcard.js';
 import { parseWildcard, type WildcardPart } from '../../src/lang/wildcard.js';
 
 /** Parses a pattern that must be valid. */
@@ -81,15 +81,43 @@ describe('matchWildcard', () => {
           const built = wildcard
             .map((part) => (part.kind === 'star' ? (fills[fill++] ?? []).join('') : part.bytes))
             .join('');
+          // What filters run (the function written for the pattern) and the fallbacks behind it.
+          const written = writtenWildcard(wildcard, caseSensitive);
+          expect(written).toBeDefined();
+          const matcher = wildcardMatcher(wildcard, caseSensitive);
           for (const value of [other.join(''), built]) {
-            expect(matchWildcard(wildcard, value, caseSensitive)).toBe(
-              referenceMatch(wildcard, value, caseSensitive),
-            );
+            const expected = referenceMatch(wildcard, value, caseSensitive);
+            expect(matchWildcard(wildcard, value, caseSensitive)).toBe(expected);
+            expect(written?.(value)).toBe(expected);
+            expect(matcher(value)).toBe(expected);
           }
         },
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('writtenWildcard', () => {
+  it('leaves long literals between stars to the linear-time matchers, and long patterns unwritten', () => {
+    expect(writtenWildcard(parts(`*${'a'.repeat(16)}*`), false)).toBeDefined();
+    expect(writtenWildcard(parts(`*${'a'.repeat(17)}*`), false)).toBeUndefined();
+    expect(writtenWildcard(parts(`${'a'.repeat(300)}*${'b'.repeat(300)}`), false)).toBeUndefined();
+    // Long prefixes and suffixes are compared once, so they may be written out.
+    const long = writtenWildcard(parts(`${'a'.repeat(200)}*${'b'.repeat(200)}`), true);
+    expect(long?.(`${'a'.repeat(200)}xyz${'b'.repeat(200)}`)).toBe(true);
+    expect(long?.(`${'a'.repeat(200)}${'b'.repeat(199)}`)).toBe(false);
+    // The fallbacks answer the same.
+    const value = `x${'a'.repeat(17)}y`;
+    expect(wildcardMatcher(parts(`*${'A'.repeat(17)}*`), false)(value)).toBe(true);
+    expect(wildcardMatcher(parts(`*${'A'.repeat(17)}*`), true)(value)).toBe(false);
+  });
+
+  it('folds ASCII letters only: never Latin-1 letters, nor the punctuation one bit away', () => {
+    const at = writtenWildcard(parts('*a@*'), false);
+    expect(at?.('xA@y')).toBe(true);
+    expect(at?.('xa`y')).toBe(false);
+    expect(writtenWildcard(parts('\xe9*'), false)?.('\xc9x')).toBe(false);
   });
 });
 
