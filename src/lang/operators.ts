@@ -1,3 +1,5 @@
+import { containsSearch, hasWrittenSearch } from './byte-search.js';
+
 /**
  * The operators of the language, stated once. The lexer matches their spellings, the token labels (and so
  * the syntax diagrams) and grammar/rules.ebnf list them, the parser combines the logical ones by their
@@ -47,10 +49,10 @@ export interface LiteralTest<K extends ComparableType> {
   check(literal: LiteralOf[K]): (value: ValueOf[K]) => boolean;
   /**
    * The same test as JavaScript source for the generated-code tier, over the value `a` (present) and the
-   * literal's source text (`literal` itself is for choosing the form). Without it, the generated code
-   * calls `check`'s function, which is always right, only slower.
+   * literal's source text (`literal` itself is for choosing the form). Without it (or when it answers
+   * undefined), the generated code calls `check`'s function.
    */
-  code?(a: string, source: string, literal: LiteralOf[K]): string;
+  code?(a: string, source: string, literal: LiteralOf[K]): string | undefined;
 }
 
 /** The tests of an operator, by the left types it accepts. */
@@ -101,8 +103,10 @@ export const COMPARISON_OPERATORS = {
     test: {
       Bytes: {
         // Every value contains the empty string; no need to search.
-        check: (literal) => (literal === '' ? () => true : (value) => value.includes(literal)),
-        code: (a, source, literal) => (literal === '' ? 'true' : `${a}.includes(${source})`),
+        check: (literal) => (literal === '' ? () => true : containsSearch(literal)),
+        // The generated code calls the written search (check's), and inlines `includes` where it is the search.
+        code: (a, source, literal) =>
+          literal === '' ? 'true' : hasWrittenSearch(literal) ? undefined : `${a}.includes(${source})`,
       },
     },
   },
