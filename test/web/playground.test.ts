@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWeb } from '../../scripts/web-bundle.mjs';
+import { format } from '../../src/index.js';
 import type {} from '../summary-reporter.js';
 import { browserMissing, inCI, launchChromium } from './browser.js';
 import { type StaticServer, serveDirectory } from './static-server.js';
@@ -92,6 +93,34 @@ if (missing && !inCI()) {
       expect(await option.first().textContent()).toContain('Bytes');
       await page.screenshot({ path: join(SCREENSHOTS, 'completion.png') });
       await page.keyboard.press('Escape');
+      await page.close();
+    });
+
+    it('fixes from a hint, formats, checks again for another plan, and documents a name on hover', async () => {
+      const page = await open();
+      await typeExpression(page, 'ip.geoip.country eq "FR"');
+      const fix = page.locator('.quick-fix');
+      await expect.poll(() => fix.textContent()).toBe('Use ip.src.country');
+      await fix.click();
+      await expect.poll(() => page.locator('.cm-content').textContent()).toBe('ip.src.country eq "FR"');
+
+      const messy = 'http.host   eq "a"   &&  ( ssl or  not ssl )';
+      await typeExpression(page, messy);
+      await page.locator('#format').click();
+      await expect.poll(() => page.locator('.cm-content').textContent()).toBe(format(messy));
+
+      await typeExpression(page, 'http.host matches "^a"');
+      await page.locator('#plan').selectOption('free');
+      const codes = page.locator('.diagnostic .diagnostic-code');
+      await expect.poll(() => codes.allTextContents()).toEqual(['matches-plan']);
+      await page.locator('#plan').selectOption('business');
+      await expect.poll(() => page.locator('.diagnostic-ok').count()).toBe(1);
+
+      await page.locator('.cm-content .cf-field').first().hover();
+      const hover = page.locator('.cf-hover');
+      await expect.poll(() => hover.textContent()).toContain('http.host Bytes');
+      await page.screenshot({ path: join(SCREENSHOTS, 'hover.png') });
+      expect(pageProblems).toEqual([]);
       await page.close();
     });
 

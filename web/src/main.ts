@@ -58,6 +58,13 @@ const phaseSelect = select(
   PHASES.map((phase) => [phase, phase] as const),
   state.phase,
 );
+// The plan and phase apply to the expression; a zone file names its own plan, and each rule its phase.
+const profileControls = h(
+  'div',
+  { class: 'controls' },
+  h('label', { class: 'control' }, 'Plan ', planSelect),
+  h('label', { class: 'control' }, 'Phase ', phaseSelect),
+);
 const formatButton = h('button', { type: 'button', id: 'format', class: 'button' }, 'Format');
 const linkButton = h('button', { type: 'button', id: 'copy-link', class: 'button' }, 'Copy link');
 const status = h('span', { class: 'status', role: 'status' });
@@ -113,8 +120,7 @@ document.body.append(
     { class: 'topbar' },
     h('h1', {}, h('span', { class: 'logo' }, 'cfrules'), ' playground'),
     h('nav', { class: 'tabs', role: 'tablist' }, ...modeTabs),
-    h('label', { class: 'control' }, 'Plan ', planSelect),
-    h('label', { class: 'control' }, 'Phase ', phaseSelect),
+    profileControls,
     linkButton,
     status,
   ),
@@ -151,6 +157,7 @@ function changed(): void {
 function showMode(): void {
   expressionPanel.hidden = state.mode !== 'expression';
   zonePanel.hidden = state.mode !== 'zone';
+  profileControls.hidden = state.mode !== 'expression';
   for (const tab of modeTabs) tab.setAttribute('aria-selected', String(tab.dataset.mode === state.mode));
 }
 

@@ -20,8 +20,8 @@ export function quickFixFor(source: string, diagnostic: Diagnostic): QuickFix | 
   }
   if (diagnostic.code === 'duplicate-set-item') return { label: 'Remove the repeated item', replacement: '' };
   const hint = diagnostic.hint ?? '';
-  const name = /^did you mean ([\w.]+)\?$/.exec(hint)?.[1] ?? /^replace it with ([\w.]+)$/.exec(hint)?.[1];
-  if (name && /^[\w.]+$/.test(text)) return { label: `Change to ${name}`, replacement: name };
+  const name = /^did you mean ([\w.$]+)\?$/.exec(hint)?.[1] ?? /^replace it with ([\w.$]+)$/.exec(hint)?.[1];
+  if (name && /^[\w.$]+$/.test(text)) return { label: `Change to ${name}`, replacement: name };
   const written = /^write ("(?:[^"\\]|\\.)*")$/.exec(hint)?.[1];
   const quoted = /"(?:[^"\\]|\\.)*"/.exec(text);
   if (written && quoted)
