@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWeb } from '../../scripts/web-bundle.mjs';
@@ -183,6 +184,20 @@ if (missing && !inCI()) {
       ]);
       await page.screenshot({ path: join(SCREENSHOTS, 'zone-owasp.png'), fullPage: true });
       expect(pageProblems).toEqual([]);
+      await page.close();
+    });
+
+    it('opened from disk, evaluates expressions and says why a regex cannot run there', async () => {
+      const page = await browser.newPage();
+      const fromDisk = (expr: string) => `${pathToFileURL(join(outdir, 'index.html')).href}${fragmentOf({ expr })}`;
+      await page.goto(fromDisk('http.request.uri.path eq "/index.html"'));
+      await expect.poll(() => page.locator('#verdict').textContent()).toMatch(/^true/);
+      await page.goto(fromDisk('http.host matches "(?i)^ex[a-z]+\\.com$"'));
+      await page.reload();
+      await expect.poll(() => page.locator('#result-error').textContent()).toContain(
+        'Regular expressions need RE2 (re2.wasm), which the page could not load',
+      );
+      expect(await page.locator('#result-error').textContent()).toContain('serve dist/web over HTTP');
       await page.close();
     });
 

@@ -19,7 +19,7 @@ import { expressionEditor, profileChanged } from './editor/expression-editor.js'
 import { quickFixFor } from './editor/quick-fixes.js';
 import { explainTree } from './explain-view.js';
 import { DEFAULT_REQUEST, EXAMPLE_ZONE } from './presets.js';
-import { regexReady } from './regex-loading.js';
+import { regexReady, regexUnavailable } from './regex-loading.js';
 import { requestForm } from './request-form.js';
 import { type Mode, type PlaygroundState, readFragment, writeFragment } from './state.js';
 import { traceTree } from './trace-view.js';
@@ -167,8 +167,10 @@ async function refresh(): Promise<void> {
     const rendered = state.mode === 'expression' ? await expressionResult() : await zoneResult();
     if (current === generation) replaceChildren(resultBody, ...rendered);
   } catch (error) {
+    // The one expected failure is a regex to run without RE2 (a page opened from disk); say so plainly.
+    const message = regexUnavailable() ?? `Unexpected error: ${String(error)}`;
     if (current === generation)
-      replaceChildren(resultBody, h('div', { class: 'error-box' }, `Unexpected error: ${String(error)}`));
+      replaceChildren(resultBody, h('div', { class: 'error-box', id: 'result-error' }, message));
   }
 }
 

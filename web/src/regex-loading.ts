@@ -7,10 +7,34 @@ import { prepareRe2, re2Ready } from './regex/re2-browser.js';
 /** Whether checking or running `text` may use a regex: `matches` (`~`) or `regex_replace`. */
 export const mayUseRegex = (text: string): boolean => /matches|~|regex_replace/.test(text);
 
+let failure: string | undefined;
+
 /** Resolves once RE2 is ready; rejects with the reason it could not be loaded. */
 export function regexReady(): Promise<void> {
   if (re2Ready()) return Promise.resolve();
-  return prepareRe2(document.baseURI);
+  return prepareRe2(document.baseURI).then(
+    () => {
+      failure = undefined;
+    },
+    (error: unknown) => {
+      failure = error instanceof Error ? error.message : String(error);
+      throw error;
+    },
+  );
+}
+
+/**
+ * Why RE2 could not be loaded, the last time the page tried; undefined when it loaded or was not needed.
+ * A page opened from disk (file://) cannot fetch re2.wasm: browsers refuse `fetch` of local files.
+ */
+export function regexUnavailable(): string | undefined {
+  if (failure === undefined) return undefined;
+  const fromDisk = location.protocol === 'file:';
+  return `Regular expressions need RE2 (re2.wasm), which the page could not load: ${failure}.${
+    fromDisk
+      ? ' Browsers do not let a page opened from disk fetch it: serve dist/web over HTTP (docs/web.md).'
+      : ''
+  }`;
 }
 
 /** Waits for RE2 when `text` may need it. */
