@@ -189,14 +189,15 @@ if (missing && !inCI()) {
 
     it('opened from disk, evaluates expressions and says why a regex cannot run there', async () => {
       const page = await browser.newPage();
-      const fromDisk = (expr: string) => `${pathToFileURL(join(outdir, 'index.html')).href}${fragmentOf({ expr })}`;
+      const fromDisk = (expr: string) =>
+        `${pathToFileURL(join(outdir, 'index.html')).href}${fragmentOf({ expr })}`;
       await page.goto(fromDisk('http.request.uri.path eq "/index.html"'));
       await expect.poll(() => page.locator('#verdict').textContent()).toMatch(/^true/);
       await page.goto(fromDisk('http.host matches "(?i)^ex[a-z]+\\.com$"'));
       await page.reload();
-      await expect.poll(() => page.locator('#result-error').textContent()).toContain(
-        'Regular expressions need RE2 (re2.wasm), which the page could not load',
-      );
+      await expect
+        .poll(() => page.locator('#result-error').textContent())
+        .toContain('Regular expressions need RE2 (re2.wasm), which the page could not load');
       expect(await page.locator('#result-error').textContent()).toContain('serve dist/web over HTTP');
       await page.close();
     });

@@ -1,29 +1,13 @@
-import {
-  type CompiledZone,
-  compile,
-  compileZone,
-  type Diagnostic,
-  ExpressionSyntaxError,
-  explain,
-  format,
-  formatDiagnostic,
-  formatRequestProblem,
-  PHASES,
-  PLANS,
-  readSampleRequest,
-} from '../../src/index.js';
+import { ExpressionSyntaxError, format, PHASES, PLANS } from '../../src/index.js';
 import { planNames } from '../../src/scheme/profile.js';
 import { analyse } from './analysis.js';
 import { h, replaceChildren, select } from './dom.js';
 import { expressionEditor, profileChanged } from './editor/expression-editor.js';
-import { quickFixFor } from './editor/quick-fixes.js';
-import { explainTree } from './explain-view.js';
 import { DEFAULT_REQUEST, EXAMPLE_ZONE } from './presets.js';
-import { regexReady, regexUnavailable } from './regex-loading.js';
+import { regexUnavailable } from './regex-loading.js';
 import { requestForm } from './request-form.js';
+import { expressionResult, zoneResult } from './results.js';
 import { type Mode, type PlaygroundState, readFragment, writeFragment } from './state.js';
-import { traceTree } from './trace-view.js';
-import { scoreThresholds } from './zone-thresholds.js';
 
 // The playground page: the expression editor or the zone file on the left, the sample request and the
 // result on the right, every input mirrored into the URL fragment. All of it runs the library in the page.
@@ -86,7 +70,6 @@ const zoneInput = h('textarea', {
   'aria-label': 'Zone file (JSON)',
 });
 zoneInput.value = state.zone;
-const zoneProblems = h('div', { id: 'zone-problems', class: 'diagnostics' });
 const zonePanel = h(
   'section',
   { class: 'panel zone-panel', 'aria-label': 'Zone file' },
@@ -97,7 +80,6 @@ const zonePanel = h(
     h('span', { class: 'muted' }, 'as for cfrules simulate -z (JSON)'),
   ),
   zoneInput,
-  zoneProblems,
 );
 
 // --- the right column -------------------------------------------------------------------------------------
@@ -161,10 +143,19 @@ function showMode(): void {
   for (const tab of modeTabs) tab.setAttribute('aria-selected', String(tab.dataset.mode === state.mode));
 }
 
+/** Replaces `from`–`to` of the expression (a quick fix). */
+const applyFix = (from: number, to: number, text: string) =>
+  view.dispatch({ changes: { from, to, insert: text } });
+
 async function refresh(): Promise<void> {
   const current = ++generation;
   try {
-    const rendered = state.mode === 'expression' ? await expressionResult() : await zoneResult();
+    const rendered =
+      state.mode === 'expression'
+        ? await expressionResult(state, diagnosticsList, applyFix)
+        : await zoneResult(state, (loading) => {
+            status.textContent = loading ? 'Loading RE2…' : '';
+          });
     if (current === generation) replaceChildren(resultBody, ...rendered);
   } catch (error) {
     // The one expected failure is a regex to run without RE2 (a page opened from disk); say so plainly.
@@ -172,112 +163,6 @@ async function refresh(): Promise<void> {
     if (current === generation)
       replaceChildren(resultBody, h('div', { class: 'error-box', id: 'result-error' }, message));
   }
-}
-
-function diagnosticItem(source: string, diagnostic: Diagnostic): HTMLElement {
-  const fix = quickFixFor(source, diagnostic);
-  return h(
-    'div',
-    { class: `diagnostic diagnostic-${diagnostic.severity}`, 'data-code': diagnostic.code },
-    h('pre', { class: 'diagnostic-text' }, formatDiagnostic(source, diagnostic)),
-    diagnostic.hint && h('div', { class: 'diagnostic-hint' }, `hint: ${diagnostic.hint}`),
-    h(
-      'div',
-      { class: 'diagnostic-foot' },
-      h('code', { class: 'diagnostic-code' }, diagnostic.code),
-      fix &&
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'button small quick-fix',
-            onclick: () =>
-              view.dispatch({
-                changes: { from: diagnostic.span.start, to: diagnostic.span.end, insert: fix.replacement },
-              }),
-          },
-          fix.label,
-        ),
-    ),
-  );
-}
-
-/** The sample request as the library reads it, or the problems to show. */
-function sampleRequest() {
-  let json: unknown;
-  try {
-    json = JSON.parse(state.request);
-  } catch (error) {
-    return { ok: false as const, problems: [`the request is not valid JSON: ${(error as Error).message}`] };
-  }
-  const read = readSampleRequest(json);
-  return read.ok ? read : { ok: false as const, problems: read.problems.map(formatRequestProblem) };
-}
-
-const problemBox = (title: string, problems: string[]) =>
-  h(
-    'div',
-    { class: 'error-box' },
-    h('strong', {}, title),
-    h('ul', {}, ...problems.map((problem) => h('li', {}, problem))),
-  );
-
-async function expressionResult(): Promise<HTMLElement[]> {
-  const source = state.expression;
-  const checked = await analyse(source, state.plan, state.phase);
-  replaceChildren(
-    diagnosticsList,
-    ...(checked.diagnostics.length === 0
-      ? [h('div', { class: 'diagnostic-ok' }, '✓ Valid for this plan and phase')]
-      : checked.diagnostics.map((diagnostic) => diagnosticItem(source, diagnostic))),
-  );
-  if (!checked.ok || !checked.ast)
-    return [h('div', { class: 'verdict verdict-none' }, 'Fix the errors to evaluate the expression.')];
-  const request = sampleRequest();
-  if (!request.ok) return [problemBox('The sample request has problems', request.problems)];
-  const compiled = compile(checked.ast);
-  if (!compiled.ok) return compiled.diagnostics.map((diagnostic) => diagnosticItem(source, diagnostic));
-  const context = compiled.filter.context(request.request);
-  const matched = compiled.filter.match(context);
-  return [
-    h(
-      'div',
-      { class: `verdict verdict-${matched}`, id: 'verdict' },
-      matched ? 'true' : 'false',
-      h('span', {}, matched ? ' — the rule matches this request' : ' — the rule does not match this request'),
-    ),
-    explainTree(explain(source, compiled.filter.ast, context)),
-  ];
-}
-
-let zoneCache: { text: string; zone: CompiledZone; thresholds: Map<string, number> } | undefined;
-
-async function zoneResult(): Promise<HTMLElement[]> {
-  replaceChildren(zoneProblems);
-  let json: unknown;
-  try {
-    json = JSON.parse(state.zone);
-  } catch (error) {
-    return [problemBox('The zone file is not valid JSON', [(error as Error).message])];
-  }
-  if (zoneCache?.text !== state.zone) {
-    status.textContent = 'Loading RE2…';
-    await regexReady().finally(() => {
-      status.textContent = '';
-    });
-    const compiled = compileZone(json);
-    if (!compiled.ok)
-      return [
-        problemBox(
-          'The zone file cannot be simulated',
-          compiled.problems.map((p) => `${p.path || '(zone)'}: ${p.message}`),
-        ),
-      ];
-    zoneCache = { text: state.zone, zone: compiled.zone, thresholds: scoreThresholds(json) };
-  }
-  const request = sampleRequest();
-  if (!request.ok) return [problemBox('The sample request has problems', request.problems)];
-  return [traceTree(zoneCache.zone.simulate(request.request), zoneCache.thresholds)];
 }
 
 // --- controls -------------------------------------------------------------------------------------------------
