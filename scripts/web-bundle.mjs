@@ -84,14 +84,15 @@ function craftInvokerFunction(humanName, argTypes, classType, cppInvokerFunc, cp
 `;
 
 /**
- * Bundles the playground into `outdir` (a new directory, like bundleDist's). One classic script (IIFE),
- * not ES modules: browsers refuse module scripts on file:// pages, and the page should open from disk.
+ * Bundles the playground into `outdir` (a new directory, like bundleDist's). Classic scripts (IIFE), not
+ * ES modules: browsers refuse module scripts on file:// pages, and the page should open from disk. Returns
+ * esbuild's metafile (what each output is made of).
  */
 export async function bundleWeb({ root = '.', outdir, logLevel = 'warning' }) {
   const absRoot = resolve(root);
   const out = resolve(absRoot, outdir);
   await mkdir(out, { recursive: true });
-  await build({
+  const { metafile } = await build({
     ...bundleOptions,
     absWorkingDir: absRoot,
     logLevel,
@@ -101,11 +102,18 @@ export async function bundleWeb({ root = '.', outdir, logLevel = 'warning' }) {
     external: [],
     // No source maps: they would quadruple what the installed package carries for the page.
     sourcemap: false,
-    entryPoints: { playground: 'web/src/main.ts', 'playground-style': 'web/playground.css' },
+    // Zone mode's engine is a script of its own, loaded when zone mode is first opened
+    // (web/src/zone/engine.ts): Expression mode starts without the managed rulesets.
+    entryPoints: {
+      playground: 'web/src/main.ts',
+      'playground-zone': 'web/src/zone/entry.ts',
+      'playground-style': 'web/playground.css',
+    },
     outdir: out,
     // src/regex/re2/module.ts (Node's loader, replaced in the page) still reaches the bundle for the helper
     // the page's loader re-exports; its `import.meta.url` is never used there.
     logOverride: { 'empty-import-meta': 'silent' },
+    metafile: true,
     plugins: [...bundleOptions.plugins, re2InTheBrowser(absRoot)],
   });
   const require = createRequire(join(absRoot, 'package.json'));
@@ -113,4 +121,5 @@ export async function bundleWeb({ root = '.', outdir, logLevel = 'warning' }) {
   writeFileSync(join(out, 're2-runtime.js'), re2RuntimeScript(readFileSync(runtime, 'utf8')));
   await copyFile(join(dirname(runtime), 're2.wasm'), join(out, 're2.wasm'));
   await copyFile(join(absRoot, 'web/index.html'), join(out, 'index.html'));
+  return metafile;
 }

@@ -1,4 +1,5 @@
-import { type Phase, type Plan, type ValidateResult, validate } from '../../src/index.js';
+import { type ValidateResult, validate } from '../../src/check/validate.js';
+import type { Phase, Plan } from '../../src/scheme/profile.js';
 import { prepareFor } from './regex-loading.js';
 
 // One validation per text and profile, shared by the editor's underlines, the diagnostics list and the

@@ -1,5 +1,5 @@
-import { ExpressionSyntaxError, format, PHASES, PLANS } from '../../src/index.js';
-import { planNames } from '../../src/scheme/profile.js';
+import { ExpressionSyntaxError, format } from '../../src/lang/source.js';
+import { PHASES, PLANS, planNames } from '../../src/scheme/profile.js';
 import { analyse } from './analysis.js';
 import { h, replaceChildren, select } from './dom.js';
 import { expressionEditor, profileChanged } from './editor/expression-editor.js';
@@ -154,7 +154,7 @@ async function refresh(): Promise<void> {
       state.mode === 'expression'
         ? await expressionResult(state, diagnosticsList, applyFix)
         : await zoneResult(state, (loading) => {
-            status.textContent = loading ? 'Loading RE2…' : '';
+            status.textContent = loading ?? '';
           });
     if (current === generation) replaceChildren(resultBody, ...rendered);
   } catch (error) {

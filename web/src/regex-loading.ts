@@ -1,4 +1,4 @@
-import { prepareRe2, re2Ready } from './regex/re2-browser.js';
+import { prepareRe2 } from './regex/re2-browser.js';
 
 // RE2 (some 860 kB of wasm) is fetched only when an expression first needs a regex, so that the page
 // starts with the editor alone. The library's RE2 modules ask for it synchronously (loadRe2), so the page
@@ -9,10 +9,13 @@ export const mayUseRegex = (text: string): boolean => /matches|~|regex_replace/.
 
 let failure: string | undefined;
 
-/** Resolves once RE2 is ready; rejects with the reason it could not be loaded. */
-export function regexReady(): Promise<void> {
-  if (re2Ready()) return Promise.resolve();
-  return prepareRe2(document.baseURI).then(
+/**
+ * Resolves once RE2 is ready; rejects with the reason it could not be loaded. `prepare` is the loader of
+ * the script that needs it: the page's own, or the zone engine's (./zone/engine.ts), which has its own copy
+ * of the regex layer. Each loads once and then answers at once.
+ */
+export function regexReady(prepare: (baseUrl: string) => Promise<void> = prepareRe2): Promise<void> {
+  return prepare(document.baseURI).then(
     () => {
       failure = undefined;
     },

@@ -1,13 +1,8 @@
-import {
-  type CompiledZone,
-  compile,
-  compileZone,
-  type Diagnostic,
-  explain,
-  formatDiagnostic,
-  formatRequestProblem,
-  readSampleRequest,
-} from '../../src/index.js';
+import { compile } from '../../src/eval/compile.js';
+import { explain } from '../../src/eval/explain.js';
+import type { CompiledZone, Diagnostic } from '../../src/index.js';
+import { formatDiagnostic } from '../../src/lang/diagnostics.js';
+import { formatRequestProblem, readSampleRequest } from '../../src/request/index.js';
 import { analyse } from './analysis.js';
 import { h, replaceChildren } from './dom.js';
 import { quickFixFor } from './editor/quick-fixes.js';
@@ -15,6 +10,7 @@ import { explainTree } from './explain-view.js';
 import { regexReady } from './regex-loading.js';
 import type { PlaygroundState } from './state.js';
 import { traceTree } from './trace-view.js';
+import { loadZoneEngine, type ZoneEngine } from './zone/engine.js';
 import { scoreThresholds } from './zone-thresholds.js';
 
 // What the result panel shows for the state: in Expression mode the diagnostics (beside the editor), the
@@ -49,15 +45,15 @@ function diagnosticItem(source: string, diagnostic: Diagnostic, applyFix: ApplyF
 }
 
 /** The sample request as the library reads it, or the problems to show. */
-function sampleRequest(text: string) {
+function sampleRequest(text: string, read: typeof readSampleRequest = readSampleRequest) {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     return { ok: false as const, problems: [`the request is not valid JSON: ${(error as Error).message}`] };
   }
-  const read = readSampleRequest(json);
-  return read.ok ? read : { ok: false as const, problems: read.problems.map(formatRequestProblem) };
+  const result = read(json);
+  return result.ok ? result : { ok: false as const, problems: result.problems.map(formatRequestProblem) };
 }
 
 const problemBox = (title: string, problems: string[]) =>
@@ -105,10 +101,10 @@ export async function expressionResult(
 /** The last zone compiled: a zone file is compiled once, for every request tried on it. */
 let zoneCache: { text: string; zone: CompiledZone; thresholds: Map<string, number> } | undefined;
 
-/** Zone mode: the simulation's trace; `loading` says when RE2 is being fetched. */
+/** Zone mode: the simulation's trace; `loading` shows what is being fetched (the engine, RE2). */
 export async function zoneResult(
   state: PlaygroundState,
-  loading: (busy: boolean) => void,
+  loading: (what: string | undefined) => void,
 ): Promise<HTMLElement[]> {
   let json: unknown;
   try {
@@ -116,10 +112,17 @@ export async function zoneResult(
   } catch (error) {
     return [problemBox('The zone file is not valid JSON', [(error as Error).message])];
   }
+  let engine: ZoneEngine;
+  try {
+    loading('Loading the zone engine…');
+    engine = await loadZoneEngine(document.baseURI);
+    loading('Loading RE2…');
+    await regexReady(engine.prepareRe2);
+  } finally {
+    loading(undefined);
+  }
   if (zoneCache?.text !== state.zone) {
-    loading(true);
-    await regexReady().finally(() => loading(false));
-    const compiled = compileZone(json);
+    const compiled = engine.compileZone(json);
     if (!compiled.ok)
       return [
         problemBox(
@@ -129,7 +132,11 @@ export async function zoneResult(
       ];
     zoneCache = { text: state.zone, zone: compiled.zone, thresholds: scoreThresholds(json) };
   }
-  const request = sampleRequest(state.request);
+  // The zone engine's script reads the request itself: its values are of its own copy of the library.
+  const request = sampleRequest(state.request, engine.readSampleRequest);
   if (!request.ok) return [problemBox('The sample request has problems', request.problems)];
-  return [traceTree(zoneCache.zone.simulate(request.request), zoneCache.thresholds)];
+  const result = zoneCache.zone.simulate(request.request);
+  return [
+    traceTree(result, { thresholds: zoneCache.thresholds, defaultThreshold: engine.defaultScoreThreshold }),
+  ];
 }

@@ -1,4 +1,4 @@
-import { PHASES, type Phase, PLANS, type Plan } from '../../src/index.js';
+import { PHASES, type Phase, PLANS, type Plan } from '../../src/scheme/profile.js';
 
 // The playground's state, all of it in the URL fragment, so that a link reproduces the case exactly:
 // `#` then URL-search-style parameters (`mode`, `plan`, `phase`, `expr`, `request`, `zone`), each value

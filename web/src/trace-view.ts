@@ -1,4 +1,3 @@
-import { DEFAULT_SCORE_THRESHOLD } from '../../src/engine/managed/owasp/index.js';
 import type { RulesetTrace, RuleTrace, SimulationResult, StageTrace } from '../../src/index.js';
 import { h } from './dom.js';
 
@@ -11,9 +10,14 @@ const ruleLabel = (rule: { ref?: string; id: string; description?: string }) =>
   rule.ref ?? (rule.description ? `${rule.id} "${rule.description}"` : rule.id);
 
 /** What every item of the tree needs to know: the deciding rule, and the zone's score thresholds. */
-interface TraceContext {
+interface TraceContext extends Thresholds {
   decidedBy: SimulationResult['decidedBy'];
+}
+
+/** The OWASP thresholds: those the zone sets (by the id of the ruleset executed), and the default. */
+export interface Thresholds {
   thresholds: ReadonlyMap<string, number>;
+  defaultThreshold: number;
 }
 
 function ruleItem(rule: RuleTrace, context: TraceContext): HTMLLIElement {
@@ -96,7 +100,7 @@ const STATUS: Record<StageTrace['status'], string> = {
   off: 'off: nothing configured',
 };
 
-export function traceTree(result: SimulationResult, thresholds: ReadonlyMap<string, number>): HTMLElement {
+export function traceTree(result: SimulationResult, thresholds: Thresholds): HTMLElement {
   const decision =
     result.action === 'none' || !result.decidedBy
       ? h('div', { class: 'decision decision-none' }, 'No rule decided: the request goes on.')
@@ -123,7 +127,7 @@ export function traceTree(result: SimulationResult, thresholds: ReadonlyMap<stri
         h(
           'ul',
           { class: 'trace-children' },
-          ...entries(stage.trace, { decidedBy: result.decidedBy, thresholds }),
+          ...entries(stage.trace, { decidedBy: result.decidedBy, ...thresholds }),
         ),
     ),
   );
@@ -137,6 +141,6 @@ export function traceTree(result: SimulationResult, thresholds: ReadonlyMap<stri
 
 /** An OWASP ruleset's score against its threshold: the zone's override, or the engine's default. */
 function scoreText(score: number, rulesetId: string, context: TraceContext): string {
-  const threshold = context.thresholds.get(rulesetId) ?? DEFAULT_SCORE_THRESHOLD;
+  const threshold = context.thresholds.get(rulesetId) ?? context.defaultThreshold;
   return `anomaly score ${score} / threshold ${threshold}${score >= threshold ? ' (reached)' : ''}`;
 }

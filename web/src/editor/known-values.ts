@@ -1,4 +1,4 @@
-import { cloudflareScheme } from '../../../src/index.js';
+import { cloudflareScheme } from '../../../src/scheme/scheme.js';
 
 // Values the editor offers inside quotes after a field: the catalogue's documented values where it has
 // them (continents, the WAF score classes), and two public lists the catalogue does not hold: request

@@ -1,12 +1,4 @@
-import {
-  cloudflareScheme,
-  type FieldDefinition,
-  type FunctionDefinition,
-  type Parameter,
-  type Phase,
-  type Plan,
-  typeName,
-} from '../../../src/index.js';
+import type { FieldDefinition, FunctionDefinition, Parameter, Phase, Plan } from '../../../src/index.js';
 import { COMPARISON_OPERATORS, LOGICAL_OPERATORS, spellingsOf } from '../../../src/lang/operators.js';
 import {
   availabilityPhases,
@@ -14,6 +6,8 @@ import {
   planAtLeast,
   planNames,
 } from '../../../src/scheme/profile.js';
+import { cloudflareScheme } from '../../../src/scheme/scheme.js';
+import { typeName } from '../../../src/scheme/types.js';
 
 // What the editor says about a name (completion details, hover documentation), read from the library's
 // catalogue: the field catalogue, the function signatures, the operator table and the plan/phase rules.

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../../src/index.js';
-import { cloudflareScheme } from '../../../src/index.js';
+import { cloudflareScheme } from '../../../src/scheme/scheme.js';
 
 // Quick fixes for the diagnostics whose hint names the change to make. The library's hints are text
 // (src/lang/messages.ts: `did you mean NAME?`, `replace it with NAME`, `write VALUE`); each fix here reads

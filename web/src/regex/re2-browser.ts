@@ -3,6 +3,7 @@
 // In Node, re2-wasm is required synchronously; a browser compiles wasm asynchronously, so the page calls
 // `prepareRe2()` before it first checks or runs an expression with a regex (see ../regex-loading.ts).
 import type { Re2Class } from '../../../src/regex/re2/module.js';
+import { loadScript } from '../load-script.js';
 
 export {
   isHeapFailure,
@@ -33,32 +34,14 @@ export function prepareRe2(baseUrl: string): Promise<void> {
   return preparing;
 }
 
-/** Whether loadRe2 can answer now. */
-export const re2Ready = (): boolean => compiled !== undefined && factory !== undefined;
-
 async function compileWasm(url: string): Promise<WebAssembly.Module> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`could not load ${url}: HTTP ${response.status}`);
   return WebAssembly.compile(await response.arrayBuffer());
 }
 
-function loadRuntime(baseUrl: string): Promise<void> {
-  const global = globalThis as { cfrulesRe2Factory?: Re2Factory };
-  if (global.cfrulesRe2Factory) {
-    factory = global.cfrulesRe2Factory;
-    return Promise.resolve();
-  }
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = new URL('re2-runtime.js', baseUrl).href;
-    script.onload = () => {
-      factory = global.cfrulesRe2Factory;
-      if (factory) resolve();
-      else reject(new Error('re2-runtime.js did not define the RE2 runtime'));
-    };
-    script.onerror = () => reject(new Error(`could not load ${script.src}`));
-    document.head.append(script);
-  });
+async function loadRuntime(baseUrl: string): Promise<void> {
+  factory = await loadScript<Re2Factory>(baseUrl, 're2-runtime.js', 'cfrulesRe2Factory');
 }
 
 /**
