@@ -94,6 +94,21 @@ if (missing && !inCI()) {
       expect(await option.first().textContent()).toContain('Bytes');
       await page.screenshot({ path: join(SCREENSHOTS, 'completion.png') });
       await page.keyboard.press('Escape');
+      // After an operand, the operators.
+      await typeExpression(page, '');
+      await page.keyboard.type('http.host con');
+      const operators = page.locator('.cm-tooltip-autocomplete li .cm-completionLabel');
+      await expect.poll(() => operators.allTextContents()).toEqual(['contains']);
+      await page.keyboard.press('Escape');
+      // Inside the quotes of a comparison, the field's known values.
+      await typeExpression(page, '');
+      await page.keyboard.type('http.request.method eq "P');
+      const methods = page.locator('.cm-tooltip-autocomplete li .cm-completionLabel');
+      await expect.poll(() => methods.allTextContents()).toEqual(['PATCH', 'POST', 'PURGE', 'PUT']);
+      await page.locator('.cm-tooltip-autocomplete li', { hasText: 'POST' }).click();
+      await expect
+        .poll(() => page.locator('.cm-content').textContent())
+        .toBe('http.request.method eq "POST"');
       await page.close();
     });
 

@@ -22,7 +22,12 @@ export function requestForm(onChange: (json: string) => void): RequestForm {
     spellcheck: 'false',
   });
   const url = h('input', { id: 'req-url', class: 'req-url', 'aria-label': 'URL', spellcheck: 'false' });
-  const clientIp = h('input', { id: 'req-ip', 'aria-label': 'Client IP', spellcheck: 'false' });
+  const clientIp = h('input', {
+    id: 'req-ip',
+    'aria-label': 'Client IP',
+    spellcheck: 'false',
+    placeholder: '203.0.113.7 or 2001:db8::1',
+  });
   const headers = h('textarea', { id: 'req-headers', rows: 5, spellcheck: 'false', 'aria-label': 'Headers' });
   const body = h('textarea', { id: 'req-body', rows: 3, spellcheck: 'false', 'aria-label': 'Body' });
   const edge = h('textarea', {
@@ -30,6 +35,7 @@ export function requestForm(onChange: (json: string) => void): RequestForm {
     rows: 3,
     spellcheck: 'false',
     'aria-label': 'Edge data (JSON)',
+    placeholder: '{"country": "US", "asn": 64500, "botScore": 92} — the keys of docs/request.md, section 4',
   });
   const problem = h('div', { class: 'form-problem', role: 'alert' });
   const presets = select(

@@ -31,8 +31,8 @@ function completionOf(info: NameInfo): Completion {
   };
 }
 
-/** After a complete operand (a name, `]`, `)` or a literal) and a space: an operator comes next. */
-const AFTER_OPERAND = /(?:[\w.\]")]|[^\\]")\s+$/;
+/** After a complete operand (a name, `]`, `)`, a string or a set) and a space: an operator comes next. */
+const AFTER_OPERAND = /[\w.\])"}]\s+$/;
 /** Inside quotes right after `FIELD eq|ne|==|!=` or within `FIELD in {…`. */
 const VALUE_IN_QUOTES = /([a-z][\w.]*)(?:\[[^\]]*\])*\s*(?:eq|ne|==|!=|in\s*\{[^}]*)\s*"([^"]*)$/;
 
