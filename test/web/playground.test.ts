@@ -53,7 +53,8 @@ if (missing && !inCI()) {
       if (message.type() === 'error') pageProblems.push(`console: ${message.text()}`);
     });
     await page.goto(server.url + fragment);
-    await page.locator('.cm-content').waitFor();
+    // Attached rather than visible: in zone mode the editor is hidden.
+    await page.locator('.cm-content').waitFor({ state: 'attached' });
     return page;
   }
 
@@ -198,6 +199,49 @@ if (missing && !inCI()) {
         'anomaly score 0 / threshold 40',
       ]);
       await page.screenshot({ path: join(SCREENSHOTS, 'zone-owasp.png'), fullPage: true });
+      expect(pageProblems).toEqual([]);
+      await page.close();
+    });
+
+    it('shows markup in names, descriptions and values as text', async () => {
+      const markup = '<img src=x onerror="document.title=1">';
+      const zone = {
+        plan: 'enterprise',
+        firewall_rules: [
+          {
+            id: '4540a1ec7fb11a4104fa293ecf1cc395',
+            ref: markup,
+            description: `<b>${markup}</b>`,
+            action: 'block',
+            priority: 1,
+            paused: false,
+            filter: { id: '73bf2335b69b63cfe31ac612ed0f671a', expression: 'true', paused: false },
+          },
+        ],
+      };
+      const request = {
+        url: `https://example.com/${encodeURIComponent(markup)}`,
+        headers: [['X-Test', markup]],
+      };
+      const page = await open(
+        fragmentOf({ mode: 'zone', zone: JSON.stringify(zone), request: JSON.stringify(request) }),
+      );
+      const deciding = page.locator('.trace-deciding');
+      await expect
+        .poll(() => deciding.locator('.trace-name').textContent(), { timeout: 20_000 })
+        .toBe(markup);
+      expect(await deciding.locator('.trace-description').textContent()).toBe(`<b>${markup}</b>`);
+      await page.locator('.tab[data-mode="expression"]').click();
+      await typeExpression(
+        page,
+        `any(http.request.headers["x-test"][*] eq "${markup.replaceAll('"', '\\"')}")`,
+      );
+      await expect.poll(() => page.locator('#verdict').textContent()).toMatch(/^true/);
+      expect(await page.locator('.explain-fields').first().textContent()).toContain(
+        markup.replaceAll('"', '\\"'),
+      );
+      expect(await page.locator('main img, main b').count()).toBe(0);
+      expect(await page.title()).toBe('cfrules playground');
       expect(pageProblems).toEqual([]);
       await page.close();
     });
