@@ -97,7 +97,7 @@ const STATUS: Record<StageTrace['status'], string> = {
   evaluated: '',
   skipped: 'skipped',
   not_reached: 'not reached: evaluation ended before it',
-  off: 'off: nothing configured',
+  off: 'off: nothing configured, or turned off by the migration',
 };
 
 export function traceTree(result: SimulationResult, thresholds: Thresholds): HTMLElement {
