@@ -10,8 +10,31 @@ type RunEnd = NonNullable<Reporter['onTestRunEnd']>;
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(...[testModules, unhandledErrors]: Parameters<RunEnd>): void {
     const { passed, failed } = countResults(testModules, unhandledErrors.length);
+    for (const note of notRunNotes(testModules)) process.stdout.write(`${note}\n`);
     process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
   }
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /**
+     * Set by a test that stands in for tests this machine cannot run (the browser tests without Chromium):
+     * why they did not run. The summary prints it on a line of its own, so that nobody reads the passing
+     * run as covering them.
+     */
+    notRun?: string;
+  }
+}
+
+/** The distinct `notRun` notes of the run's tests. */
+export function notRunNotes(testModules: ReadonlyArray<TestModule>): string[] {
+  const notes = new Set<string>();
+  for (const module of testModules)
+    for (const test of module.children.allTests()) {
+      const note = test.meta().notRun;
+      if (note) notes.add(note);
+    }
+  return [...notes];
 }
 
 /** Passed tests, and failures: failed tests, files that failed on their own, errors outside any file. */

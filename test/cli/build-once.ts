@@ -1,7 +1,8 @@
 // Vitest global setup: bundles dist/ before any test runs, so that the tests which run the built binary
 // (bin/cfrules.js) never run a stale bundle. The esbuild step of scripts/build.mjs, the same function, so
-// that the tests run the chunks that ship; not the type declarations, which take seconds: those of the
-// current dist/ are kept. Built aside and swapped in as scripts/build.mjs does (scripts/replace-dist.mjs),
+// that the tests run the chunks that ship; the playground too (scripts/web-bundle.mjs, a second), so that
+// dist/web/ of an earlier `npm run build` is still there, and fresh, after the tests; not the type
+// declarations, which take seconds: those of the current dist/ are kept. Built aside and swapped in as scripts/build.mjs does (scripts/replace-dist.mjs),
 // so that a `cfrules` command run meanwhile, outside the tests, never finds dist/ half written.
 //
 // A failed build must not stop the other suites: the error is handed to the tests (inject('cliBuildError')),
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { bundleDist } from '../../scripts/bundle-options.mjs';
 import { replaceDist } from '../../scripts/replace-dist.mjs';
+import { bundleWeb } from '../../scripts/web-bundle.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -32,6 +34,7 @@ export default async function bundleCli(project: TestProject): Promise<() => voi
   try {
     await replaceDist(root, async (outdir) => {
       await bundleDist({ root, outdir, logLevel: 'silent' });
+      await bundleWeb({ root, outdir: join(outdir, 'web'), logLevel: 'silent' });
       const types = join(root, 'dist', 'types');
       if (existsSync(types)) cpSync(types, join(outdir, 'types'), { recursive: true });
     });
