@@ -35,7 +35,7 @@ describe('the playground bundle', () => {
   it('puts the zone engine in a script of its own', () => {
     const inputs = inputsOf('playground-zone.js');
     expect(inputs).toContain('src/engine/zone/zone.ts');
-    expect(inputs).toContain('src/engine/managed/owasp/index.ts');
+    expect(inputs).toContain('src/engine/managed/catalogue.json');
   });
 
   it('runs RE2 through the page’s loader, not Node’s require', () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_SCORE_THRESHOLD } from '../../../src/engine/managed/owasp/index.js';
+import { DEFAULT_SCORE_THRESHOLD } from '../../../src/engine/managed/constants.js';
 import { compileZone } from '../../../src/engine/zone/zone.js';
 import { readSampleRequest } from '../../../src/request/index.js';
 import { prepareRe2 } from '../regex/re2-browser.js';
