@@ -1,11 +1,13 @@
 /**
  * Writes the managed catalogue's data from its sources (src/engine/managed/catalogue-source.ts says why it
  * is kept as data): src/engine/managed/catalogue.json, the two rulesets, and
- * src/engine/managed/regex-plans.json, the regex layer's plan of each of their patterns. Run it after
- * changing a managed rule or the regex layer's planning: `npm run catalogue`.
+ * src/engine/managed/regex-plans.json, the regex layer's plan of each of their patterns, and
+ * src/engine/managed/conditions.json, what the zone program's index needs of each rule. Run it after
+ * changing a managed rule, the regex layer's planning or the index's conditions: `npm run catalogue`.
  */
 import { writeFileSync } from 'node:fs';
 import { catalogueFromSources } from '../src/engine/managed/catalogue-source.js';
+import { conditionTable } from '../src/engine/managed/conditions-table.js';
 import { regexPlanTable } from '../src/engine/managed/regex-plans-table.js';
 
 const write = (name: string, lines: string[]): void => {
@@ -28,5 +30,12 @@ write('catalogue.json', [
   `"owaspRuleIds":${JSON.stringify(catalogue.owaspRuleIds)}`,
   '}',
 ]);
-const plans = regexPlanTable([catalogue.cloudflareManagedRuleset, catalogue.owaspCoreRuleset]);
+const rulesets = [catalogue.cloudflareManagedRuleset, catalogue.owaspCoreRuleset];
+const plans = regexPlanTable(rulesets);
 write('regex-plans.json', ['[', plans.map((plan) => JSON.stringify(plan)).join(',\n'), ']']);
+const conditions = Object.entries(conditionTable(rulesets));
+write('conditions.json', [
+  '{',
+  conditions.map(([id, condition]) => `${JSON.stringify(id)}:${JSON.stringify(condition)}`).join(',\n'),
+  '}',
+]);

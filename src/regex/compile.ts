@@ -58,7 +58,7 @@ import { requiredBytes } from './required-bytes.js';
 import { RegexSyntaxError } from './syntax/errors.js';
 import { countCaptures, UnsupportedRegexError } from './syntax/flags.js';
 import { parsedPattern } from './syntax/parser.js';
-import { linearTimeFilter, linearTimeRegExp } from './v8/linear.js';
+import { linearTimeFilter, linearTimeRegExp, linearTimeSource, v8Translation } from './v8/linear.js';
 
 export type { RegexCacheStats } from './re2/cache.js';
 
@@ -82,6 +82,19 @@ interface Plan {
   v8Search: V8Search | undefined;
   /** The literals for an index of rules (regexPrefilter), worked out when first asked for. */
   indexPrefilter: Prefilter | undefined;
+  /** The pattern's V8 translations, when a table gave them (v8SearchOf translates them otherwise). */
+  v8Sources: V8Sources | undefined;
+  /**
+   * Known to run, the plan coming from a table whose tests compile every pattern: the RE2 translation
+   * then waits for the first search RE2 must answer.
+   */
+  runnable: boolean;
+}
+
+/** A pattern in V8's syntax for yes/no searches, exact and with counted repetitions relaxed (if different). */
+interface V8Sources {
+  exact?: string;
+  relaxed?: string;
 }
 
 interface V8Search {
@@ -99,12 +112,31 @@ const NO_V8: V8Search = { v8: undefined, v8Filter: undefined };
 function v8SearchOf(plan: Plan): V8Search {
   if (plan.v8Search) return plan.v8Search;
   let search = NO_V8;
-  if (plan.representation === 'bytes' && !plan.prefilter.complete) {
-    const v8 = linearTimeRegExp(plan.pattern);
-    search = { v8, v8Filter: v8 ? undefined : linearTimeFilter(plan.pattern) };
+  if (usesV8(plan)) {
+    const sources = plan.v8Sources;
+    const linear = (source: string | undefined) =>
+      source === undefined ? undefined : linearTimeSource(source);
+    const v8 = sources ? linear(sources.exact) : linearTimeRegExp(plan.pattern);
+    const v8Filter = v8 ? undefined : sources ? linear(sources.relaxed) : linearTimeFilter(plan.pattern);
+    search = { v8, v8Filter };
   }
   plan.v8Search = search;
   return search;
+}
+
+/** V8 may answer a pattern's yes/no searches: read as bytes, and not answered by its literals alone. */
+const usesV8 = (plan: Pick<RegexPlanData, 'representation' | 'prefilter'>): boolean =>
+  plan.representation === 'bytes' && !plan.prefilter.complete;
+
+/** The V8 translations of a pattern V8 may search with, for a table of plans. */
+function v8SourcesOf(data: Omit<RegexPlanData, 'indexPrefilter'>): V8Sources | undefined {
+  if (!usesV8(data)) return undefined;
+  const exact = v8Translation(data.pattern, false);
+  const relaxed = v8Translation(data.pattern, true);
+  return {
+    ...(exact === undefined ? {} : { exact }),
+    ...(relaxed === undefined || relaxed === exact ? {} : { relaxed }),
+  };
 }
 
 /** Plans by pattern; bounded so that a stream of distinct patterns cannot grow memory without end. */
@@ -117,7 +149,7 @@ const MAX_PLANS = 10_000;
  */
 export function compileRegex(pattern: string): CompiledRegex {
   const plan = planOf(pattern);
-  slotOf(plan);
+  if (!plan.runnable) slotOf(plan);
   return new Regex(plan, true);
 }
 
@@ -184,7 +216,7 @@ function indexPrefilterOf(plan: Omit<RegexPlanData, 'indexPrefilter'>): Prefilte
 function planOf(pattern: string): Plan {
   const cached = plans.get(pattern);
   if (cached) return cached;
-  return remember(planFrom(plannedData(pattern), undefined));
+  return remember(planFrom(plannedData(pattern), undefined, false));
 }
 
 /** What planning finds for a pattern (valid per checkRegex), worked out from its text. */
@@ -203,8 +235,9 @@ function plannedData(pattern: string): Omit<RegexPlanData, 'indexPrefilter'> {
 }
 
 function planFrom(
-  { pattern, representation, prefilter, captures }: RegexPlanData,
+  { pattern, representation, prefilter, captures, v8 }: RegexPlanData,
   indexPrefilter: Prefilter | undefined,
+  runnable: boolean,
 ): Plan {
   const folded = isFolded(prefilter);
   return {
@@ -216,6 +249,8 @@ function planFrom(
     captures,
     v8Search: undefined,
     indexPrefilter,
+    v8Sources: v8,
+    runnable,
   };
 }
 
@@ -237,22 +272,30 @@ export interface RegexPlanData {
   captures: number;
   /** The literals for an index of rules (regexPrefilter), when they are not the prefilter's. */
   indexPrefilter?: Prefilter;
+  /** Its V8 translations, when V8 may search with it: `exact`, `relaxed` (counts), either missing if none. */
+  v8?: V8Sources;
 }
 
 /** A pattern's plan worked out afresh, whatever this process already knows (for the catalogue's table). */
 export function regexPlanData(pattern: string): RegexPlanData {
   const data = plannedData(pattern);
   const indexPrefilter = indexPrefilterOf(data);
-  return indexPrefilter === data.prefilter ? data : { ...data, indexPrefilter };
+  const v8 = v8SourcesOf(data);
+  return {
+    ...data,
+    ...(indexPrefilter === data.prefilter ? {} : { indexPrefilter }),
+    ...(v8 ? { v8 } : {}),
+  };
 }
 
 /**
  * Takes plans worked out by regexPlanData, maybe in an earlier process, as this process's own. They must
- * come from the same version of cfrules (the catalogue's tests check its table).
+ * come from the same version of cfrules, and be of patterns known to run (the catalogue's tests check its
+ * table and compile every pattern): their RE2 translation is not made until RE2 is asked.
  */
 export function addRegexPlans(table: readonly RegexPlanData[]): void {
   for (const data of table) {
-    if (!plans.has(data.pattern)) remember(planFrom(data, data.indexPrefilter ?? data.prefilter));
+    if (!plans.has(data.pattern)) remember(planFrom(data, data.indexPrefilter ?? data.prefilter, true));
   }
 }
 

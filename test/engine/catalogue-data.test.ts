@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueFromSources } from '../../src/engine/managed/catalogue-source.js';
+import { catalogueConditions, catalogueValueBuilder } from '../../src/engine/managed/conditions.js';
+import { conditionTable } from '../../src/engine/managed/conditions-table.js';
+import { managedRulesContext } from '../../src/engine/managed/evaluate.js';
 import {
   cloudflareManagedRuleIds,
   cloudflareManagedRuleset,
@@ -10,14 +13,21 @@ import {
 } from '../../src/engine/managed/index.js';
 import { catalogueRegexPlans } from '../../src/engine/managed/regex-plans.js';
 import { regexPlanTable } from '../../src/engine/managed/regex-plans-table.js';
+import type { RuleMatcher } from '../../src/engine/matcher.js';
+import { indexedMatcher } from '../../src/engine/program/index.js';
+import type { RequestContext } from '../../src/eval/context.js';
+import { valueKey } from '../../src/eval/value-key.js';
 import { regexPrefilter } from '../../src/regex/index.js';
+import { readSampleRequest } from '../../src/request/index.js';
+import { attackCorpus } from './corpus/attacks.js';
+import { ordinaryCorpus } from './corpus/ordinary/index.js';
 
 // When a test of this file fails, the catalogue's sources or the regex layer's planning changed since its
 // data was written: run `npm run catalogue`.
 //
 // A file of its own: the regex layer's plans are per process, and here no pattern is planned before the
 // catalogue is compiled.
-describe("the managed catalogue's data (src/engine/managed/catalogue.json, regex-plans.json)", () => {
+describe("the managed catalogue's data (src/engine/managed/catalogue.json, regex-plans.json, conditions.json)", () => {
   it('are what compiling the catalogue uses: an index reads the literals of the table, not of a new plan', () => {
     for (const ruleset of managedRulesets) compiledRules(ruleset);
     for (const plan of catalogueRegexPlans)
@@ -36,5 +46,54 @@ describe("the managed catalogue's data (src/engine/managed/catalogue.json, regex
     const expected = regexPlanTable(managedRulesets);
     expect(catalogueRegexPlans.map((plan) => plan.pattern)).toEqual(expected.map((plan) => plan.pattern));
     expect(catalogueRegexPlans).toEqual(expected);
+  });
+
+  it('hold, for every rule, the condition the index works out from its checked tree', () => {
+    expect(catalogueConditions).toEqual(conditionTable(managedRulesets));
+  });
+
+  it('name values whose text builds them back (the index compiles them from it)', () => {
+    const build = catalogueValueBuilder({
+      plan: 'enterprise',
+      phase: 'http_request_firewall_managed',
+      managedRuleset: true,
+      maxLength: Number.POSITIVE_INFINITY,
+      lints: false,
+    });
+    const keys = new Set<string>();
+    for (const condition of Object.values(catalogueConditions))
+      for (const atom of condition ?? []) {
+        keys.add(atom.in);
+        if ('pieces' in atom) for (const piece of atom.pieces) keys.add(piece);
+      }
+    expect(keys.size).toBeGreaterThan(100);
+    for (const key of keys) {
+      const each = key.endsWith('[*]');
+      const source = each ? key.slice(0, -3) : key;
+      expect(valueKey(build(source, each)), key).toBe(source);
+    }
+  });
+
+  it("give the index the candidates it finds when it reads the rules' trees, request for request", () => {
+    const filters = managedRulesets.flatMap((ruleset) => compiledRules(ruleset).map(({ filter }) => filter));
+    expect(filters.every((filter) => 'knownCondition' in filter)).toBe(true);
+    // The same filters as the index sees a rule without a known condition: it reads the tree.
+    const fromTrees = filters.map(({ expression, ast, match }) => ({ expression, ast, match }));
+    const candidatesOf = (matcher: RuleMatcher) => (context: RequestContext) =>
+      (matcher.candidates as NonNullable<RuleMatcher['candidates']>)(context);
+    const fromTable = candidatesOf(indexedMatcher(filters));
+    const fromAst = candidatesOf(indexedMatcher(fromTrees as never));
+    const entries = [...attackCorpus(), ...ordinaryCorpus().slice(0, 600)];
+    let candidates = 0;
+    for (const entry of entries) {
+      const read = readSampleRequest(entry.request);
+      if (!read.ok) throw new Error('a corpus request does not read');
+      const context = managedRulesContext(read.request);
+      const expected = fromAst(context);
+      expect(fromTable(context)).toEqual(expected);
+      candidates += expected.reduce((sum, mark) => sum + mark, 0);
+    }
+    // Not every rule for every request: the index does narrow.
+    expect(candidates).toBeLessThan((entries.length * filters.length) / 2);
   });
 });

@@ -4,7 +4,10 @@ import { type CompileOptions, compile, type Filter } from '../../eval/compile.js
 import { layoutFor, RequestContext } from '../../eval/context.js';
 import type { SampleRequest } from '../../request/index.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
+import { type ConditionData, conditionFromData, type ValueBuilder } from '../program/condition-data.js';
+import type { FilterWithCondition } from '../program/index.js';
 import { cloudflareManagedRuleset, DEFAULT_SCORE_THRESHOLD, owaspCoreRuleset } from './catalogue.js';
+import { catalogueConditions, catalogueValueBuilder } from './conditions.js';
 import type {
   AnomalyRule,
   ManagedRule,
@@ -41,11 +44,13 @@ const compiledRulesets = new WeakMap<ManagedRuleset, readonly CompiledRule<Manag
 const filtersByExpression = new Map<string, Filter>();
 
 /**
- * The rules of a ruleset with their filters, once per ruleset. Each expression is checked now (the index of
- * a zone reads the checked trees) and compiled the first time it runs: for one request, a zone runs only
- * the rules its index names, so a command that simulates a few requests compiles a fraction of the
- * catalogue. Throws when an expression is invalid, and a filter throws when it cannot be compiled: the
- * catalogue is data shipped with cfrules, and its tests check and compile every rule.
+ * The rules of a ruleset with their filters, once per ruleset. Each filter is compiled the first time it
+ * runs: for one request, a zone runs only the rules its index names, so a command that simulates a few
+ * requests compiles a fraction of the catalogue. The index finds each rule's condition in a table worked
+ * out ahead of time (./conditions.ts), so a rule's expression is not even parsed until it first runs; a
+ * rule the table does not know is checked now, for the index to read its tree. An invalid expression
+ * throws when it is checked, and a filter throws when it cannot be compiled: the catalogue is data shipped
+ * with cfrules, and its tests check and compile every rule.
  */
 export function compiledRules<Rule extends ManagedRule>(
   ruleset: ManagedRuleset<Rule>,
@@ -53,26 +58,21 @@ export function compiledRules<Rule extends ManagedRule>(
   let compiled = compiledRulesets.get(ruleset);
   if (!compiled) {
     addCatalogueRegexPlans();
+    // Cloudflare's own rules: the managed-only fields and functions, and no customer length limit.
+    const options: CompileOptions = {
+      plan: 'enterprise',
+      phase: ruleset.phase,
+      lints: false,
+      managedRuleset: true,
+      maxLength: Number.POSITIVE_INFINITY,
+      // The catalogue's tests check every pattern in full; every process need not parse them again.
+      checkRegexes: false,
+    };
     compiled = ruleset.rules.map((rule) => {
       let filter = filtersByExpression.get(rule.expression);
       if (!filter) {
-        // Cloudflare's own rules: the managed-only fields and functions, and no customer length limit.
-        const options: CompileOptions = {
-          plan: 'enterprise',
-          phase: ruleset.phase,
-          lints: false,
-          managedRuleset: true,
-          maxLength: Number.POSITIVE_INFINITY,
-          // The catalogue's tests check every pattern in full; every process need not parse them again.
-          checkRegexes: false,
-        };
-        const checked = validate(rule.expression, options);
         const label = `${ruleset.name}: rule ${rule.id} (${rule.description})`;
-        if (!checked.ok || !checked.ast) {
-          const reason = checked.diagnostics.map((d) => d.message).join('; ');
-          throw new Error(`${label} is invalid: ${reason}`);
-        }
-        filter = managedFilter(checked.ast, options, label);
+        filter = managedFilter(rule.expression, options, label, catalogueConditions[rule.id]);
         filtersByExpression.set(rule.expression, filter);
       }
       return { rule, filter };
@@ -82,15 +82,36 @@ export function compiledRules<Rule extends ManagedRule>(
   return compiled as readonly CompiledRule<Rule>[];
 }
 
+/** Builds the values the index tests from their source text, once however many rules name them. */
+let valueBuilder: ValueBuilder | undefined;
+
 /**
- * A catalogue rule's filter: compiled on first use, and answering again for the request it matched last
- * without matching anew (a context is one request's, so the same context gets the same answer).
+ * A catalogue rule's filter: checked when its tree is first needed (at once without a known condition),
+ * compiled on first use, and answering again for the request it matched last without matching anew (a
+ * context is one request's, so the same context gets the same answer).
  */
-function managedFilter(ast: TypedExpression, options: CompileOptions, label: string): Filter {
+function managedFilter(
+  expression: string,
+  options: CompileOptions,
+  label: string,
+  known: ConditionData | undefined,
+): Filter | FilterWithCondition {
+  let ast: TypedExpression | undefined;
+  const tree = (): TypedExpression => {
+    if (ast) return ast;
+    const checked = validate(expression, options);
+    if (!checked.ok || !checked.ast) {
+      const reason = checked.diagnostics.map((d) => d.message).join('; ');
+      throw new Error(`${label} is invalid: ${reason}`);
+    }
+    ast = checked.ast;
+    return ast;
+  };
+  if (known === undefined) tree();
   let compiled: Filter | undefined;
   const filter = (): Filter => {
     if (compiled) return compiled;
-    const result = compile(ast, options);
+    const result = compile(tree(), options);
     if (!result.ok)
       throw new Error(`${label} does not compile: ${result.diagnostics.map((d) => d.message).join('; ')}`);
     compiled = result.filter;
@@ -98,9 +119,11 @@ function managedFilter(ast: TypedExpression, options: CompileOptions, label: str
   };
   let lastContext: unknown;
   let lastAnswer = false;
-  return {
+  const managed: Filter = {
     expression: 'filter',
-    ast,
+    get ast() {
+      return tree();
+    },
     get fields() {
       return filter().fields;
     },
@@ -115,6 +138,9 @@ function managedFilter(ast: TypedExpression, options: CompileOptions, label: str
       return lastAnswer;
     },
   };
+  if (known === undefined) return managed;
+  valueBuilder ??= catalogueValueBuilder(options);
+  return Object.assign(managed, { knownCondition: conditionFromData(known, valueBuilder) });
 }
 
 /**

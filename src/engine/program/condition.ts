@@ -24,6 +24,8 @@ export type Atom =
       place: 'anywhere' | 'start' | 'end';
       /** Compare with the value lower-cased (a regex's `(?i)` literal). */
       folded?: boolean;
+      /** The values scanned for the literal, when known already (piecesOf otherwise). */
+      pieces?: readonly Tested[];
     };
 
 /**

@@ -4,7 +4,14 @@ import { TextScanner } from '../../eval/text-scan.js';
 import type { IpAddress, IpRange } from '../../scheme/ip.js';
 import { asciiLower, type Value } from '../../scheme/values.js';
 import type { RuleMatcher } from '../matcher.js';
-import { conditionOf, countTestedValues, holdsAlmostAlways, piecesOf, type Tested } from './condition.js';
+import {
+  type Condition,
+  conditionOf,
+  countTestedValues,
+  holdsAlmostAlways,
+  piecesOf,
+  type Tested,
+} from './condition.js';
 import { IpIndex } from './ip-index.js';
 
 /**
@@ -23,6 +30,16 @@ export function indexedMatcher(filters: readonly Filter[]): RuleMatcher {
 }
 
 type TextPlace = 'anywhere' | 'start' | 'end';
+
+/**
+ * A filter whose condition was worked out ahead of time (the managed catalogue's, kept as data:
+ * src/engine/managed/conditions.ts), so that the program need not read its tree, nor the filter build it.
+ */
+export interface FilterWithCondition extends Filter {
+  readonly knownCondition: Condition;
+}
+
+const hasKnownCondition = (filter: Filter): filter is FilterWithCondition => 'knownCondition' in filter;
 
 /** How the program reads a tested value for a request: compiled once, read once per request. */
 type Reader = (context: RequestContext) => Value | undefined;
@@ -68,9 +85,15 @@ class IndexedProgram {
     const ips = new Map<string, { range: IpRange; rule: number }[]>();
     const texts: TextEntry[] = [];
     const pieceNumbers = new Map<string, number>();
-    const popularity = countTestedValues(filters.filter((f) => f.expression === 'filter').map((f) => f.ast));
+    // A filter whose condition is known already is not read again (its tree may not even be built yet).
+    const toRead = filters.filter((f) => f.expression === 'filter' && !hasKnownCondition(f));
+    const popularity = countTestedValues(toRead.map((f) => f.ast));
     filters.forEach((filter, rule) => {
-      const condition = filter.expression === 'filter' ? conditionOf(filter.ast, popularity) : undefined;
+      const condition = hasKnownCondition(filter)
+        ? filter.knownCondition
+        : filter.expression === 'filter'
+          ? conditionOf(filter.ast, popularity)
+          : undefined;
       if (!condition || condition.some(holdsAlmostAlways)) {
         this.always[rule] = 1;
         return;
@@ -83,7 +106,7 @@ class IndexedProgram {
           const list = mapOf(ips, this.key(atom.value), () => []);
           for (const range of atom.ranges) list.push({ range, rule });
         } else
-          for (const piece of piecesOf(atom.value)) {
+          for (const piece of atom.pieces ?? piecesOf(atom.value)) {
             const key = this.key(piece);
             const number = mapOf(pieceNumbers, key, () => this.pieces.push(this.reader(key)) - 1);
             texts.push({

@@ -48,14 +48,8 @@ function linearEngineAvailable(): boolean {
  * string, valid per checkRegex), which cannot run away; undefined when V8 cannot promise both.
  */
 export function linearTimeRegExp(pattern: string): RegExp | undefined {
-  let source: string;
-  try {
-    source = translatePattern(pattern, { captures: false });
-  } catch (error) {
-    if (error instanceof UnsupportedPattern) return undefined;
-    throw error;
-  }
-  return linearTimeSource(source);
+  const source = v8Translation(pattern, false);
+  return source === undefined ? undefined : linearTimeSource(source);
 }
 
 /**
@@ -65,14 +59,21 @@ export function linearTimeRegExp(pattern: string): RegExp | undefined {
  * asked of an exact engine. Undefined when V8 cannot run even that.
  */
 export function linearTimeFilter(pattern: string): RegExp | undefined {
-  let source: string;
+  const source = v8Translation(pattern, true);
+  return source === undefined ? undefined : linearTimeSource(source);
+}
+
+/**
+ * The pattern in V8's syntax for yes/no searches (counted repetitions relaxed with `relaxCounts`), whether
+ * or not V8 can run it in linear time (linearTimeSource says); undefined when it has no V8 equivalent.
+ */
+export function v8Translation(pattern: string, relaxCounts: boolean): string | undefined {
   try {
-    source = translatePattern(pattern, { captures: false, relaxCounts: true });
+    return translatePattern(pattern, relaxCounts ? { captures: false, relaxCounts } : { captures: false });
   } catch (error) {
     if (error instanceof UnsupportedPattern) return undefined;
     throw error;
   }
-  return linearTimeSource(source);
 }
 
 /**
