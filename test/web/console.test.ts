@@ -111,6 +111,19 @@ if (missing && !inCI()) {
       sensitivity: 'medium',
       action_mode: 'challenge',
     });
+    await api('POST', zone(ZONES.pro, '/firewall/rules'), [
+      {
+        action: 'bypass',
+        products: ['waf'],
+        description: 'office',
+        filter: { expression: 'ip.src eq 192.0.2.10' },
+      },
+    ]);
+    await api('POST', zone(ZONES.pro, '/pagerules'), {
+      targets: [{ target: 'url', constraint: { operator: 'matches', value: 'pro.example/legacy/*' } }],
+      actions: [{ id: 'disable_security' }],
+      status: 'active',
+    });
     browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
@@ -302,7 +315,14 @@ if (missing && !inCI()) {
       expect(await page.locator('#previous-waf').textContent()).toContain(
         'sensitivity medium, action challenge',
       );
+      expect(await page.locator('#previous-waf .waf-bypass').textContent()).toContain(
+        'office: ip.src eq 192.0.2.10',
+      );
+      expect(await page.locator('#previous-waf .waf-page-rules').textContent()).toContain(
+        'pro.example/legacy/* (active): disable_security',
+      );
       const proposed = page.locator('#migration-config');
+      expect(await proposed.locator('.action-skip').count()).toBe(2);
       expect(await proposed.locator('.managed-name').allTextContents()).toEqual([
         'Cloudflare Managed Ruleset',
         'Cloudflare OWASP Core Ruleset',
@@ -314,7 +334,10 @@ if (missing && !inCI()) {
       await expect.poll(() => page.locator('#migrate-answer [data-code="10631"]').count()).toBe(1);
       await page.locator('#migrate-pending').click();
       await expect.poll(() => page.locator('#migration-state').textContent()).toBe('complete');
-      expect(await page.locator('#migration-config .api-error').textContent()).toContain('10605');
+      // The previous WAF is gone; what is deployed now is shown in its place.
+      await expect.poll(() => page.locator('#migration-deployed .managed-name').count()).toBe(2);
+      expect(await page.locator('#migration-compatible').textContent()).toBe('Not compatible');
+      expect(await page.locator('#migration-check').textContent()).toContain('10632');
       await page.screenshot({ path: join(SCREENSHOTS, 'console-migrated.png'), fullPage: true });
       expect(pageProblems).toEqual([]);
       await page.close();
@@ -322,9 +345,20 @@ if (missing && !inCI()) {
 
     it('replays a gzipped log in a worker and draws its charts', async () => {
       const lines: string[] = [];
+      // Browsers (which the previous WAF lets through), with more requests for /admin in the middle.
       for (let i = 0; i < 240; i++) {
-        const path = i % 4 === 0 ? '/admin' : i % 3 === 0 ? '/api/items' : '/';
-        lines.push(JSON.stringify({ method: 'GET', url: `https://example.com${path}?n=${i}` }));
+        const admin = i >= 80 && i < 160 ? i % 2 === 0 : i % 8 === 0;
+        const path = admin ? '/admin' : i % 3 === 0 ? '/api/items' : '/';
+        lines.push(
+          JSON.stringify({
+            method: 'GET',
+            url: `https://example.com${path}?n=${i}`,
+            headers: [
+              ['User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/124.0'],
+              ['Accept', 'text/html'],
+            ],
+          }),
+        );
       }
       // A Logpush record, and a line that is no request.
       lines.push(
@@ -350,11 +384,8 @@ if (missing && !inCI()) {
       expect(
         await page.locator('#replay-progress').evaluate((bar) => (bar as HTMLProgressElement).value),
       ).toBe(1);
-      // The zone has not migrated: its previous WAF runs too, with the defaults of its catalogue.
-      const actions = await page.locator('#chart-actions .chart-label').allTextContents();
-      const counts = (await page.locator('#chart-actions .chart-value').allTextContents()).map(Number);
-      expect(actions).toContain('block');
-      expect(counts.reduce((a, b) => a + b)).toBe(241);
+      expect(await page.locator('#chart-actions .chart-label').allTextContents()).toEqual(['none', 'block']);
+      expect(await page.locator('#chart-actions .chart-value').allTextContents()).toEqual(['180', '61']);
       const matches = await page.locator('#chart-matches .chart-label').allTextContents();
       expect(matches).toContain(`${MARKUP.slice(0, 29)}…`);
       expect(matches).toContain('log the API');

@@ -1,11 +1,17 @@
 import type { PreviousWafPackage } from '../../../src/engine/previous-waf/model.js';
+import type { PageRuleJson } from '../../../src/service/page-rules.js';
 import type { GroupJson } from '../../../src/service/previous-waf.js';
 import type { CheckResult, StatusResult } from '../../../src/service/waf-migration.js';
 import type { MigrationConfig } from '../../../src/service/waf-migration-config.js';
 import { h, replaceChildren } from '../dom.js';
-import { type Api, type Envelope, messageText } from './api.js';
-import type { RulesetJson, ZoneContext } from './context.js';
-import { zonePath } from './context.js';
+import { type Api, ApiError, type Envelope, messageText } from './api.js';
+import {
+  entryPoint,
+  type FirewallRuleJson,
+  type RulesetJson,
+  type ZoneContext,
+  zonePath,
+} from './context.js';
 import { errorBox } from './error-view.js';
 import { managedDeployment } from './managed-view.js';
 
@@ -15,6 +21,8 @@ import { managedDeployment } from './managed-view.js';
 // read on its own, so that a refusal (a Free zone, a zone already migrated) shows where it applies.
 
 const MANAGED_ENTRY_POINT = '/rulesets/phases/http_request_firewall_managed/entrypoint';
+/** The previous WAF's endpoints once a zone has completed its migration (410). */
+const MIGRATED = 10605;
 
 /** A call's envelope, or the error it ended with. */
 const attempt = <T>(call: Promise<Envelope<T>>) =>
@@ -82,12 +90,46 @@ export async function migrationView(context: ZoneContext): Promise<HTMLElement> 
             migrateControls(context, config.envelope.result),
           ),
         )
-      : h(
-          'section',
-          { class: 'panel', 'aria-label': 'Proposed configuration', id: 'migration-config' },
-          h('div', { class: 'panel-head' }, h('h2', {}, 'Proposed configuration (config)')),
-          errorBox(config.error, 'No configuration to propose'),
+      : await noConfiguration(context, config.error, names),
+  );
+}
+
+/** Why there is no configuration to propose; once migrated (10605), what the zone deploys instead. */
+async function noConfiguration(
+  context: ZoneContext,
+  error: unknown,
+  names: ReadonlyMap<string, string>,
+): Promise<HTMLElement> {
+  const migrated = error instanceof ApiError && error.errors.some((item) => item.code === MIGRATED);
+  const deployed = migrated ? await entryPoint(context, 'http_request_firewall_managed') : undefined;
+  return h(
+    'section',
+    { class: 'panel', 'aria-label': 'Proposed configuration', id: 'migration-config' },
+    h(
+      'div',
+      { class: 'panel-head' },
+      h('h2', {}, migrated ? 'Deployed configuration' : 'Proposed configuration (config)'),
+      migrated &&
+        h(
+          'span',
+          { class: 'muted' },
+          'the managed entry point, as the migration left it or as changed since',
         ),
+    ),
+    migrated
+      ? h(
+          'div',
+          { id: 'migration-deployed' },
+          h(
+            'p',
+            { class: 'muted' },
+            'The zone has migrated: the previous WAF and its configuration endpoint are gone (10605).',
+          ),
+          deployed
+            ? managedDeployment(deployed, names)
+            : h('p', { class: 'muted' }, 'No managed entry point.'),
+        )
+      : errorBox(error, 'No configuration to propose'),
   );
 }
 
@@ -136,9 +178,59 @@ async function previousWaf(api: Api, context: ZoneContext): Promise<HTMLElement>
     packages.map((pkg) => api.all<GroupJson>(`${packagesPath}/${pkg.id}/groups`)),
   );
   const overrides = await api.all<unknown>(zonePath(context, '/firewall/waf/overrides'), 50);
+  // What becomes the configuration's skip rules: firewall rules that bypass the WAF, page rules that
+  // turn it off.
+  const bypassing = (await api.all<FirewallRuleJson>(zonePath(context, '/firewall/rules'))).filter(
+    (rule) => rule.action === 'bypass' && rule.products?.includes('waf'),
+  );
+  const pageRules = (await api.get<PageRuleJson[]>(zonePath(context, '/pagerules'))).filter((rule) =>
+    rule.actions.some((action) => action.id === 'disable_security' || action.id === 'waf'),
+  );
   return h(
     'div',
     {},
+    bypassing.length > 0 &&
+      h(
+        'div',
+        { class: 'waf-bypass' },
+        h('h3', {}, 'Firewall rules that bypass the WAF'),
+        h(
+          'ul',
+          {},
+          ...bypassing.map((rule) =>
+            h(
+              'li',
+              {},
+              rule.description || rule.id,
+              ': ',
+              h('code', {}, 'expression' in rule.filter ? rule.filter.expression : '(filter deleted)'),
+            ),
+          ),
+        ),
+      ),
+    pageRules.length > 0 &&
+      h(
+        'div',
+        { class: 'waf-page-rules' },
+        h('h3', {}, 'Page rules with WAF settings'),
+        h(
+          'ul',
+          {},
+          ...pageRules.map((rule) =>
+            h(
+              'li',
+              {},
+              h('code', {}, rule.targets.map((target) => target.constraint.value).join(' ')),
+              ` (${rule.status}): `,
+              rule.actions
+                .map((action) =>
+                  action.value === undefined ? action.id : `${action.id} ${String(action.value)}`,
+                )
+                .join(', '),
+            ),
+          ),
+        ),
+      ),
     ...packages.map((pkg, index) => {
       const changed = (groups[index] ?? []).filter(
         (group) => group.mode === 'off' || group.modified_rules_count > 0,
