@@ -12,6 +12,8 @@ import type { LineProblem, LogBucket, ReplayJob, ReplayMessage } from './protoco
 
 /** Requests per simulate call: the API's maximum. */
 const BATCH = 100;
+/** Characters of JSON per call, well under the API's 8 MiB body limit (requests may carry bodies). */
+const BATCH_CHARACTERS = 4 * 1024 * 1024;
 /** Line problems reported (the others are counted). */
 const REPORTED = 10;
 /** Stretches of the log in the "matches along the log" chart. */
@@ -37,6 +39,7 @@ async function replay({ file, token, zoneId }: ReplayJob): Promise<void> {
   const problems: LineProblem[] = [];
   let invalid = 0;
   let batch: { line: number; json: unknown; url: string }[] = [];
+  let batchCharacters = 0;
   let bytesRead = 0;
   let lastReport = 0;
   const report = () =>
@@ -46,6 +49,7 @@ async function replay({ file, token, zoneId }: ReplayJob): Promise<void> {
     if (batch.length === 0) return;
     const sent = batch;
     batch = [];
+    batchCharacters = 0;
     const results = await api.call<SimulationResult[]>(
       'POST',
       `/zones/${encodeURIComponent(zoneId)}/simulate`,
@@ -78,7 +82,10 @@ async function replay({ file, token, zoneId }: ReplayJob): Promise<void> {
       if (problems.length < REPORTED) problems.push({ line, message: read.message });
       continue;
     }
+    // A Logpush record's sample request is no longer than the record.
+    if (batchCharacters + text.length > BATCH_CHARACTERS) await flush();
     batch.push({ line, json: read.json, url: read.url });
+    batchCharacters += text.length;
     if (batch.length === BATCH) await flush();
     else if (bytesRead - lastReport > 64 * 1024) {
       lastReport = bytesRead;
