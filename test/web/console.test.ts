@@ -18,7 +18,7 @@ const missing = browserMissing();
 const ACCOUNT = '0123456789abcdef0123456789abcdef';
 const TOKEN = 'C'.repeat(40);
 const READ_TOKEN = 'r'.repeat(40);
-const ZONES = { enterprise: 'e'.repeat(32), pro: 'a'.repeat(32) } as const;
+const ZONES = { enterprise: 'e'.repeat(32), pro: 'a'.repeat(32), free: 'f'.repeat(32) } as const;
 const MARKUP = '<img src=x id=injected><b>bold</b>';
 const OWASP = '4814384a9e5d4991b9815dcfc25d2f1f';
 const ANOMALY_RULE = '6179ae15870a4bb7b2d480d4843b323c';
@@ -69,6 +69,7 @@ if (missing && !inCI()) {
         zones: [
           { id: ZONES.enterprise, name: 'example.com', plan: 'enterprise', account: ACCOUNT },
           { id: ZONES.pro, name: 'pro.example', plan: 'pro', account: ACCOUNT },
+          { id: ZONES.free, name: 'free.example', plan: 'free', account: ACCOUNT },
         ],
       }),
     );
@@ -195,7 +196,7 @@ if (missing && !inCI()) {
       await page.screenshot({ path: join(SCREENSHOTS, 'console-sign-in.png') });
       await signIn(page);
       const zones = await page.locator('#zones .zone-link').allTextContents();
-      expect(zones).toEqual(['example.com', 'pro.example']);
+      expect(zones).toEqual(['example.com', 'pro.example', 'free.example']);
       const storage = await page.evaluate(() => ({
         local: JSON.stringify({ ...localStorage }),
         session: JSON.stringify({ ...sessionStorage }),
@@ -339,6 +340,9 @@ if (missing && !inCI()) {
       expect(await page.locator('#migration-compatible').textContent()).toBe('Not compatible');
       expect(await page.locator('#migration-check').textContent()).toContain('10632');
       await page.screenshot({ path: join(SCREENSHOTS, 'console-migrated.png'), fullPage: true });
+      // A Free zone never had the previous WAF: said once.
+      await openZone(page, ZONES.free, 'migration');
+      expect(await page.locator('#migration-unavailable [data-code="10600"]').count()).toBe(1);
       expect(pageProblems).toEqual([]);
       await page.close();
     });

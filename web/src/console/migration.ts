@@ -23,6 +23,11 @@ import { managedDeployment } from './managed-view.js';
 const MANAGED_ENTRY_POINT = '/rulesets/phases/http_request_firewall_managed/entrypoint';
 /** The previous WAF's endpoints once a zone has completed its migration (410). */
 const MIGRATED = 10605;
+/** The previous WAF's endpoints on a Free zone. */
+const NO_PREVIOUS_WAF = 10600;
+
+const hasCode = (error: unknown, code: number) =>
+  error instanceof ApiError && error.errors.some((item) => item.code === code);
 
 /** A call's envelope, or the error it ended with. */
 const attempt = <T>(call: Promise<Envelope<T>>) =>
@@ -39,6 +44,19 @@ export async function migrationView(context: ZoneContext): Promise<HTMLElement> 
     attempt(api.call<MigrationConfig>('GET', zonePath(context, '/waf_migration/config?phase_two=1'))),
     api.get<RulesetJson[]>(zonePath(context, '/rulesets?per_page=500')),
   ]);
+  // A Free zone never had the previous WAF: every part is the same refusal, shown once.
+  if (!status.ok && hasCode(status.error, NO_PREVIOUS_WAF))
+    return h(
+      'section',
+      { class: 'panel', 'aria-label': 'WAF migration', id: 'migration-unavailable' },
+      h('div', { class: 'panel-head' }, h('h2', {}, 'WAF migration')),
+      h(
+        'p',
+        { class: 'muted' },
+        'The previous WAF, and so its migration, are for Pro, Business and Enterprise zones.',
+      ),
+      errorBox(status.error),
+    );
   const names = new Map(rulesets.filter((r) => r.kind === 'managed').map((r) => [r.id, r.name]));
   const previous = config.ok ? await previousWaf(api, context) : undefined;
 
@@ -100,7 +118,7 @@ async function noConfiguration(
   error: unknown,
   names: ReadonlyMap<string, string>,
 ): Promise<HTMLElement> {
-  const migrated = error instanceof ApiError && error.errors.some((item) => item.code === MIGRATED);
+  const migrated = hasCode(error, MIGRATED);
   const deployed = migrated ? await entryPoint(context, 'http_request_firewall_managed') : undefined;
   return h(
     'section',
