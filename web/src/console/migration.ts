@@ -1,19 +1,11 @@
-import type { PreviousWafPackage } from '../../../src/engine/previous-waf/model.js';
-import type { PageRuleJson } from '../../../src/service/page-rules.js';
-import type { GroupJson } from '../../../src/service/previous-waf.js';
 import type { CheckResult, StatusResult } from '../../../src/service/waf-migration.js';
 import type { MigrationConfig } from '../../../src/service/waf-migration-config.js';
 import { h, replaceChildren } from '../dom.js';
-import { type Api, ApiError, type Envelope, messageText } from './api.js';
-import {
-  entryPoint,
-  type FirewallRuleJson,
-  type RulesetJson,
-  type ZoneContext,
-  zonePath,
-} from './context.js';
+import { ApiError, type Envelope, messageText } from './api.js';
+import { entryPoint, type RulesetJson, type ZoneContext, zonePath } from './context.js';
 import { errorBox } from './error-view.js';
 import { managedDeployment } from './managed-view.js';
+import { previousWafView } from './previous-waf-view.js';
 
 // The WAF migration of a zone (docs/api.md §7a): its status, whether it may migrate (check), the new
 // configuration the service proposes (config) beside the previous WAF settings it replaces, and the entry
@@ -58,7 +50,7 @@ export async function migrationView(context: ZoneContext): Promise<HTMLElement> 
       errorBox(status.error),
     );
   const names = new Map(rulesets.filter((r) => r.kind === 'managed').map((r) => [r.id, r.name]));
-  const previous = config.ok ? await previousWaf(api, context) : undefined;
+  const previous = config.ok ? await previousWafView(context) : undefined;
 
   return h(
     'div',
@@ -185,104 +177,6 @@ function messagesList(messages: Envelope<unknown>['messages'], title: string): H
     { class: 'messages' },
     h('h3', {}, title),
     h('ul', {}, ...messages.map((message) => h('li', {}, messageText(message)))),
-  );
-}
-
-/** The previous WAF's packages and groups as the zone has set them, and its URI-based overrides. */
-async function previousWaf(api: Api, context: ZoneContext): Promise<HTMLElement> {
-  const packagesPath = zonePath(context, '/firewall/waf/packages');
-  const packages = await api.all<PreviousWafPackage>(packagesPath);
-  const groups = await Promise.all(
-    packages.map((pkg) => api.all<GroupJson>(`${packagesPath}/${pkg.id}/groups`)),
-  );
-  const overrides = await api.all<unknown>(zonePath(context, '/firewall/waf/overrides'), 50);
-  // What becomes the configuration's skip rules: firewall rules that bypass the WAF, page rules that
-  // turn it off.
-  const bypassing = (await api.all<FirewallRuleJson>(zonePath(context, '/firewall/rules'))).filter(
-    (rule) => rule.action === 'bypass' && rule.products?.includes('waf'),
-  );
-  const pageRules = (await api.get<PageRuleJson[]>(zonePath(context, '/pagerules'))).filter((rule) =>
-    rule.actions.some((action) => action.id === 'disable_security' || action.id === 'waf'),
-  );
-  return h(
-    'div',
-    {},
-    bypassing.length > 0 &&
-      h(
-        'div',
-        { class: 'waf-bypass' },
-        h('h3', {}, 'Firewall rules that bypass the WAF'),
-        h(
-          'ul',
-          {},
-          ...bypassing.map((rule) =>
-            h(
-              'li',
-              {},
-              rule.description || rule.id,
-              ': ',
-              h('code', {}, 'expression' in rule.filter ? rule.filter.expression : '(filter deleted)'),
-            ),
-          ),
-        ),
-      ),
-    pageRules.length > 0 &&
-      h(
-        'div',
-        { class: 'waf-page-rules' },
-        h('h3', {}, 'Page rules with WAF settings'),
-        h(
-          'ul',
-          {},
-          ...pageRules.map((rule) =>
-            h(
-              'li',
-              {},
-              h('code', {}, rule.targets.map((target) => target.constraint.value).join(' ')),
-              ` (${rule.status}): `,
-              rule.actions
-                .map((action) =>
-                  action.value === undefined ? action.id : `${action.id} ${String(action.value)}`,
-                )
-                .join(', '),
-            ),
-          ),
-        ),
-      ),
-    ...packages.map((pkg, index) => {
-      const changed = (groups[index] ?? []).filter(
-        (group) => group.mode === 'off' || group.modified_rules_count > 0,
-      );
-      return h(
-        'div',
-        { class: 'waf-package' },
-        h('h3', {}, pkg.name),
-        h(
-          'div',
-          { class: 'muted' },
-          pkg.detection_mode === 'anomaly'
-            ? `anomaly scoring: sensitivity ${pkg.sensitivity}, action ${pkg.action_mode}`
-            : `${pkg.detection_mode}`,
-        ),
-        changed.length === 0
-          ? h('p', { class: 'muted' }, `${(groups[index] ?? []).length} groups, all on, no rule changed.`)
-          : h(
-              'ul',
-              { class: 'waf-groups' },
-              ...changed.map((group) =>
-                h(
-                  'li',
-                  {},
-                  h('strong', {}, group.name),
-                  ` — ${group.mode}`,
-                  group.modified_rules_count > 0 ? `, ${group.modified_rules_count} rules changed` : '',
-                ),
-              ),
-            ),
-      );
-    }),
-    overrides.length > 0 &&
-      h('p', { class: 'warn' }, `${overrides.length} URI-based overrides (they block the migration).`),
   );
 }
 
