@@ -264,6 +264,16 @@ if (missing && !inCI()) {
       await page.locator('#rule-action').selectOption('managed_challenge');
       await page.locator('#rule-save').click();
       await expect.poll(() => custom.locator('.action').textContent()).toBe('managed_challenge');
+      await page.screenshot({ path: join(SCREENSHOTS, 'console-rule-saved.png'), fullPage: true });
+      // Deleted, after a confirmation.
+      await custom.locator('.edit-rule').click();
+      await page.locator('#rule-delete').click();
+      await expect
+        .poll(() => page.locator('[data-phase="http_request_firewall_custom"] .ruleset-rules').count())
+        .toBe(0);
+      expect(await page.locator('[data-phase="http_request_firewall_custom"]').textContent()).toContain(
+        'No rules.',
+      );
       expect(pageProblems).toEqual([]);
       await page.close();
     });

@@ -88,6 +88,23 @@ export function ruleEditor(
     }
   });
   cancel.addEventListener('click', on.cancel);
+  const remove =
+    edited.kind === 'custom' && edited.entryPoint && existing
+      ? h('button', { type: 'button', class: 'button danger', id: 'rule-delete' }, 'Delete')
+      : undefined;
+  remove?.addEventListener('click', async () => {
+    if (edited.kind !== 'custom' || !edited.entryPoint || !existing) return;
+    if (!window.confirm('Delete this rule?')) return;
+    try {
+      await context.api.call(
+        'DELETE',
+        zonePath(context, `/rulesets/${edited.entryPoint.id}/rules/${existing.id}`),
+      );
+      on.done();
+    } catch (error) {
+      replaceChildren(answer, errorBox(error, 'The API refused to delete the rule'));
+    }
+  });
 
   const title =
     edited.kind === 'firewall' ? 'New firewall rule' : existing ? 'Edit custom rule' : 'New custom rule';
@@ -110,7 +127,7 @@ export function ruleEditor(
     h('div', { class: 'form-label' }, 'Expression'),
     editorHost,
     diagnostics,
-    h('div', { class: 'actions' }, save, cancel),
+    h('div', { class: 'actions' }, save, cancel, remove),
     answer,
   );
 }
