@@ -1,5 +1,6 @@
-// Builds the browser playground (web/) into OUTDIR/web: index.html, the page's script and style sheet, and
-// RE2 for the browser (the wasm module and its JavaScript runtime), which the page loads only when an
+// Builds the browser pages (web/) into OUTDIR/web: the playground (index.html, its script and style sheet),
+// the console that `cfrules serve` serves (console.html, its script, style sheet and replay worker), and
+// RE2 for the browser (the wasm module and its JavaScript runtime), which the pages load only when an
 // expression first needs a regex. Called by scripts/build.mjs; the browser tests build it the same way.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
@@ -108,6 +109,10 @@ export async function bundleWeb({ root = '.', outdir, logLevel = 'warning' }) {
       playground: 'web/src/main.ts',
       'playground-zone': 'web/src/zone/entry.ts',
       'playground-style': 'web/playground.css',
+      // The console of `cfrules serve` (src/http/web-pages.ts): its page, and its replay's Web Worker.
+      console: 'web/src/console/main.ts',
+      'console-replay': 'web/src/console/replay/worker.ts',
+      'console-style': 'web/console.css',
     },
     outdir: out,
     // src/regex/re2/module.ts (Node's loader, replaced in the page) still reaches the bundle for the helper
@@ -121,5 +126,6 @@ export async function bundleWeb({ root = '.', outdir, logLevel = 'warning' }) {
   writeFileSync(join(out, 're2-runtime.js'), re2RuntimeScript(readFileSync(runtime, 'utf8')));
   await copyFile(join(dirname(runtime), 're2.wasm'), join(out, 're2.wasm'));
   await copyFile(join(absRoot, 'web/index.html'), join(out, 'index.html'));
+  await copyFile(join(absRoot, 'web/console.html'), join(out, 'console.html'));
   return metafile;
 }

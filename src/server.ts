@@ -3,6 +3,7 @@
 // stays free of Node-only dependencies (Fastify, SQLite).
 
 export { API_PREFIX, type AppOptions, BODY_LIMIT, buildApp, TIMEOUTS, type Timeouts } from './http/app.js';
+export { WEB_CSP, WEB_DIRECTORY } from './http/web-pages.js';
 export type { ApiMessage } from './service/errors.js';
 export {
   type AppliedConfig,

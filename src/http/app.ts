@@ -17,6 +17,7 @@ import { rulesetRoutes } from './routes/rulesets.js';
 import { simulateRoutes } from './routes/simulate.js';
 import { zoneRoutes } from './routes/zones.js';
 import { answerClientError, answerUnsupportedExpectation } from './socket-answers.js';
+import { webPageRoutes } from './web-pages.js';
 
 /**
  * The HTTP face of the service: Cloudflare's v4 API under `/client/v4`. Routes are thin (read the request,
@@ -48,6 +49,11 @@ export interface AppOptions {
    * script is there, else this thread) and the answer's budget in bytes (SIMULATE_ANSWER_BYTES).
    */
   simulate?: SimulateOptions;
+  /**
+   * The directory of the built browser pages (dist/web, WEB_DIRECTORY) to serve at `/` (the console) and
+   * `/playground`, beside the API; none by default (`cfrules serve` serves them unless --no-console).
+   */
+  webPages?: string;
 }
 
 declare module 'fastify' {
@@ -196,6 +202,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
     { prefix: API_PREFIX },
   );
+  if (options.webPages !== undefined) webPageRoutes(app, options.webPages);
   return app;
 }
 

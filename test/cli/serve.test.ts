@@ -54,6 +54,23 @@ describe('cfrules serve', { timeout: 30_000 }, () => {
     expect(await second.stop('SIGINT')).toBe(0);
   });
 
+  it('serves the console at / beside the API, and not with --no-console', async () => {
+    const withPages = await startServe(['--port', '0', '--db', ':memory:']);
+    const root = withPages.url.replace(/\/client\/v4$/, '/');
+    expect(withPages.output).toContain(`console at ${root}\nlistening on ${withPages.url}\n`);
+    const page = await fetch(root);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script defer src="console.js"></script>');
+    expect(await withPages.stop('SIGTERM')).toBe(0);
+
+    const apiAlone = await startServe(['--port', '0', '--db', ':memory:', '--no-console']);
+    expect(apiAlone.output).not.toMatch(/console at/);
+    const none = await fetch(apiAlone.url.replace(/\/client\/v4$/, '/'));
+    expect(none.status).toBe(404);
+    expect(((await none.json()) as Json).errors[0].code).toBe(7003);
+    expect(await apiAlone.stop('SIGTERM')).toBe(0);
+  });
+
   it('applies a config (twice harmlessly) and keeps what was written across restarts', async () => {
     const db = join(dir, 'config.db');
     const file = join(dir, 'cfrules.yaml');

@@ -43,3 +43,22 @@ describe('the playground bundle', () => {
       expect(inputsOf(name)).toContain('web/src/regex/re2-browser.ts');
   });
 });
+
+describe('the console bundle', () => {
+  it('holds the pages’ shared parts and no zone engine, server-side layer or managed rulesets', () => {
+    const inputs = inputsOf('console.js');
+    expect(inputs).toContain('web/src/editor/expression-editor.ts');
+    expect(inputs).toContain('web/src/trace-view.ts');
+    expect(inputs.filter((path) => /^src\/(cli|http|service|store)\//.test(path))).toEqual([]);
+    expect(
+      inputs.filter((path) => /^src\/engine\/(managed\/catalogue|zone\/(zone|compile))/.test(path)),
+    ).toEqual([]);
+  });
+
+  it('replays in a worker script of its own, which reads lines as `cfrules replay` does', () => {
+    const inputs = inputsOf('console-replay.js');
+    expect(inputs).toContain('src/request/line.ts');
+    expect(inputs).toContain('src/engine/replay.ts');
+    expect(inputs.filter((path) => path.startsWith('web/src/editor/'))).toEqual([]);
+  });
+});

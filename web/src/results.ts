@@ -1,11 +1,10 @@
 import { compile } from '../../src/eval/compile.js';
 import { explain } from '../../src/eval/explain.js';
-import type { CompiledZone, Diagnostic } from '../../src/index.js';
-import { formatDiagnostic } from '../../src/lang/diagnostics.js';
+import type { CompiledZone } from '../../src/index.js';
 import { formatRequestProblem, readSampleRequest } from '../../src/request/index.js';
 import { analyse } from './analysis.js';
-import { h, replaceChildren } from './dom.js';
-import { quickFixFor } from './editor/quick-fixes.js';
+import { type ApplyFix, diagnosticItem, showDiagnostics } from './diagnostic-view.js';
+import { h } from './dom.js';
 import { explainTree } from './explain-view.js';
 import { regexReady } from './regex-loading.js';
 import type { PlaygroundState } from './state.js';
@@ -16,33 +15,6 @@ import { scoreThresholds } from './zone-thresholds.js';
 // What the result panel shows for the state: in Expression mode the diagnostics (beside the editor), the
 // verdict and the explain tree; in Zone mode the simulation's trace. Problems with the inputs are shown
 // as lists, never thrown.
-
-type ApplyFix = (from: number, to: number, text: string) => void;
-
-function diagnosticItem(source: string, diagnostic: Diagnostic, applyFix: ApplyFix): HTMLElement {
-  const fix = quickFixFor(source, diagnostic);
-  return h(
-    'div',
-    { class: `diagnostic diagnostic-${diagnostic.severity}`, 'data-code': diagnostic.code },
-    h('pre', { class: 'diagnostic-text' }, formatDiagnostic(source, diagnostic)),
-    diagnostic.hint && h('div', { class: 'diagnostic-hint' }, `hint: ${diagnostic.hint}`),
-    h(
-      'div',
-      { class: 'diagnostic-foot' },
-      h('code', { class: 'diagnostic-code' }, diagnostic.code),
-      fix &&
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'button small quick-fix',
-            onclick: () => applyFix(diagnostic.span.start, diagnostic.span.end, fix.replacement),
-          },
-          fix.label,
-        ),
-    ),
-  );
-}
 
 /** The sample request as the library reads it, or the problems to show. */
 function sampleRequest(text: string, read: typeof readSampleRequest = readSampleRequest) {
@@ -72,12 +44,7 @@ export async function expressionResult(
 ): Promise<HTMLElement[]> {
   const source = state.expression;
   const checked = await analyse(source, state.plan, state.phase);
-  replaceChildren(
-    diagnosticsList,
-    ...(checked.diagnostics.length === 0
-      ? [h('div', { class: 'diagnostic-ok' }, '✓ Valid for this plan and phase')]
-      : checked.diagnostics.map((diagnostic) => diagnosticItem(source, diagnostic, applyFix))),
-  );
+  showDiagnostics(diagnosticsList, source, checked.diagnostics, applyFix);
   if (!checked.ok || !checked.ast)
     return [h('div', { class: 'verdict verdict-none' }, 'Fix the errors to evaluate the expression.')];
   const request = sampleRequest(state.request);

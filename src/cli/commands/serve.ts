@@ -19,6 +19,7 @@ const serveOptions = {
   db: { type: 'string', default: './cfrules.db' },
   config: { type: 'string' },
   synchronous: { type: 'string', default: 'full' },
+  'no-console': { type: 'boolean', default: false },
 } as const;
 
 export const serveCommand: Command = {
@@ -29,6 +30,9 @@ Runs the Cloudflare-compatible API (zones, Filters, Firewall Rules, the
 previous WAF and its migration, Rulesets) at http://HOST:PORT/client/v4,
 keeping its data in a SQLite database. Every request needs credentials:
 X-Auth-Email + X-Auth-Key, or Authorization: Bearer TOKEN (see docs/api.md).
+The console, a web page to browse and edit zones with an API token, is at
+http://HOST:PORT/ and the playground at http://HOST:PORT/playground
+(docs/web.md).
 
       --host HOST      address to listen on (default 127.0.0.1)
       --port PORT      port to listen on (default 8787; 0 picks a free port)
@@ -43,6 +47,8 @@ X-Auth-Email + X-Auth-Key, or Authorization: Bearer TOKEN (see docs/api.md).
                        power loss can lose the last acknowledged ones (the
                        database stays consistent; a crash of cfrules alone
                        loses nothing)
+      --no-console     serve the API alone, without the console and the
+                       playground
   -h, --help           show this help
 
 With no --config and an empty database, the first start creates an account,
@@ -67,7 +73,17 @@ port), 2 usage error.
     if (!SYNCHRONOUS_MODES.includes(synchronous)) {
       throw new UsageError(`--synchronous must be full or normal, not '${values.synchronous}'`);
     }
-    return serve({ host: values.host, port, db: values.db, config: values.config, synchronous }, io);
+    return serve(
+      {
+        host: values.host,
+        port,
+        db: values.db,
+        config: values.config,
+        synchronous,
+        console: !values['no-console'],
+      },
+      io,
+    );
   },
 };
 
@@ -77,6 +93,8 @@ interface ServeOptions {
   db: string;
   config: string | undefined;
   synchronous: Synchronous;
+  /** Whether to serve the browser pages (the console and the playground) beside the API. */
+  console: boolean;
 }
 
 async function serve(options: ServeOptions, io: CliIo): Promise<number> {
@@ -94,7 +112,16 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     if (error instanceof MissingPeerError) return fail(error.message);
     throw error;
   }
-  const { API_PREFIX, applyConfig, bootstrap, buildApp, ConfigError, openSqliteStore, readConfig } = service;
+  const {
+    API_PREFIX,
+    applyConfig,
+    bootstrap,
+    buildApp,
+    ConfigError,
+    openSqliteStore,
+    readConfig,
+    WEB_DIRECTORY,
+  } = service;
   let store: Store;
   try {
     store = openSqliteStore(options.db, { synchronous: options.synchronous });
@@ -126,6 +153,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
 
   const app = buildApp({
     store,
+    webPages: options.console ? WEB_DIRECTORY : undefined,
     reportError: (error) =>
       io.stderr(commandMessage('serve', `internal error: ${String((error as Error)?.stack ?? error)}`)),
   });
@@ -175,6 +203,8 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
+    if (options.console && app.hasRoute({ method: 'GET', url: '/' }))
+      io.stdout(`console at http://${escapeControlCharacters(host)}:${port}/\n`);
     // Only now: a supervisor may signal as soon as it reads this line, and must get a clean stop.
     io.stdout(`listening on http://${escapeControlCharacters(host)}:${port}${API_PREFIX}\n`);
   });

@@ -2,8 +2,7 @@ import { compileZone } from '../../engine/index.js';
 import { ReplayTally, type ReplayTallyJson } from '../../engine/replay.js';
 import { ReplayComparison, type ReplayComparisonJson } from '../../engine/replay-comparison.js';
 import type { CompiledZone } from '../../engine/zone/types.js';
-import { formatRequestProblem, readSampleRequest } from '../../request/index.js';
-import { fromLogpush, isLogpushRecord } from '../../request/logpush.js';
+import { readRequestLine } from '../../request/line.js';
 
 /**
  * Replays lines of requests through a zone and tallies them: the work of one worker thread, or of the
@@ -68,27 +67,17 @@ export class ReplayBatches {
   }
 
   private line(line: number, text: string): void {
-    if (text.trim() === '') return;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      this.fail(line, `not JSON: ${(error as Error).message}`);
-      return;
-    }
-    const requestJson = isLogpushRecord(json) ? fromLogpush(json) : json;
-    const read = readSampleRequest(requestJson);
+    const read = readRequestLine(text);
+    if (!read) return;
     if (!read.ok) {
-      this.fail(line, read.problems.map(formatRequestProblem).join('; '));
+      this.fail(line, read.message);
       return;
     }
     const result = this.zone.simulate(read.request, { trace: false });
-    const url = (requestJson as { url?: unknown }).url;
-    const shown = typeof url === 'string' ? url : '';
-    this.tally.add(result, line, shown);
+    this.tally.add(result, line, read.url);
     if (this.compared) {
       const after = this.compared.zone.simulate(read.request, { trace: false });
-      this.compared.comparison.add(result, after, line, shown);
+      this.compared.comparison.add(result, after, line, read.url);
     }
   }
 

@@ -9,6 +9,7 @@ import { type RuleMatcher, ruleByRuleMatcher } from '../matcher.js';
 import { type RuleName, STAGES, type Stage } from '../outcome.js';
 import { checkPreviousWaf } from '../previous-waf/simulate.js';
 import { indexedMatcher } from '../program/index.js';
+import { compareFirewallRules } from './firewall-order.js';
 import type { FirewallRuleEntry, RulesetEntry, RulesetRuleEntry, ZoneFile } from './model.js';
 import type {
   FirewallRuleStep,
@@ -39,17 +40,6 @@ export interface CompiledProgram {
 export function matcherFor(filters: readonly Filter[], options: CompileZoneOptions): RuleMatcher {
   return options.matcher === 'rule-by-rule' ? ruleByRuleMatcher(filters) : indexedMatcher(filters);
 }
-
-/** Firewall rules of equal priority run in this order of their actions (Cloudflare's precedence). */
-const ACTION_PRECEDENCE = [
-  'log',
-  'bypass',
-  'allow',
-  'challenge',
-  'managed_challenge',
-  'js_challenge',
-  'block',
-];
 
 export function compileProgram(
   json: unknown,
@@ -180,12 +170,7 @@ class ZoneCompiler {
       });
     });
     // Priority ascending, rules without one after; ties by action precedence, then file order.
-    steps.sort(
-      (a, b) =>
-        (a.priority ?? Number.POSITIVE_INFINITY) - (b.priority ?? Number.POSITIVE_INFINITY) ||
-        ACTION_PRECEDENCE.indexOf(a.action) - ACTION_PRECEDENCE.indexOf(b.action) ||
-        a.order - b.order,
-    );
+    steps.sort((a, b) => compareFirewallRules(a, b) || a.order - b.order);
     return steps.map(({ priority: _priority, order: _order, ...step }) => step);
   }
 
