@@ -29,10 +29,14 @@ export interface NameInfo {
   deprecated?: string;
 }
 
+/** Where the expression runs; a part left out (a language server without settings) restricts nothing. */
 export interface Profile {
-  plan: Plan;
-  phase: Phase;
+  plan?: Plan;
+  phase?: Phase;
 }
+
+const planAllows = (profile: Profile, required: Plan | undefined): boolean =>
+  !required || !profile.plan || planAtLeast(profile.plan, required);
 
 const PHASE_COUNT_EVERYWHERE = 6;
 
@@ -60,8 +64,7 @@ export function fieldInfo(field: FieldDefinition, profile: Profile): NameInfo {
       field.plan,
       field.availability && field.availability !== 'http' ? phases : undefined,
     ),
-    allowed:
-      (!field.plan || planAtLeast(profile.plan, field.plan)) && isFieldAvailableIn(field, profile.phase),
+    allowed: planAllows(profile, field.plan) && (!profile.phase || isFieldAvailableIn(field, profile.phase)),
     deprecated: field.deprecated ? `deprecated: use ${field.deprecated.replacement}` : undefined,
   };
 }
@@ -105,7 +108,7 @@ export function functionInfo(fn: FunctionDefinition, profile: Profile): NameInfo
       : undefined,
     availability: availabilityText(fn.plan, fn.phases),
     allowed:
-      (!fn.plan || planAtLeast(profile.plan, fn.plan)) && (!fn.phases || fn.phases.includes(profile.phase)),
+      planAllows(profile, fn.plan) && (!fn.phases || !profile.phase || fn.phases.includes(profile.phase)),
   };
 }
 
@@ -120,7 +123,7 @@ export const customerFunctions = (): FunctionDefinition[] =>
 export function operatorInfos(profile: Profile): NameInfo[] {
   const infos: NameInfo[] = [];
   for (const [op, entry] of Object.entries(COMPARISON_OPERATORS)) {
-    const allowed = op !== 'matches' || planAtLeast(profile.plan, 'business');
+    const allowed = op !== 'matches' || planAllows(profile, 'business');
     for (const spelling of spellingsOf(op as keyof typeof COMPARISON_OPERATORS))
       infos.push({
         name: spelling,
