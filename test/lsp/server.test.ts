@@ -3,6 +3,7 @@ import {
   CodeActionRequest,
   CompletionRequest,
   type Diagnostic,
+  DidChangeConfigurationNotification,
   DocumentFormattingRequest,
   HoverRequest,
   type MarkupContent,
@@ -85,6 +86,21 @@ describe('cfrules lsp', () => {
       { range: { start: { line: 0, character: 20 }, end: { line: 0, character: 20 } }, text: ' ssl' },
     ]);
     expect((await client.diagnostics(uri, (p) => p.version === 3)).diagnostics).toEqual([]);
+  });
+
+  it('checks again when the settings change', async () => {
+    const uri = 'file:///work/settings.cfrules';
+    await client.open(uri, 'cfrules', 'http.host matches "^www"');
+    expect((await client.diagnostics(uri)).diagnostics).toEqual([]);
+    await client.connection.sendNotification(DidChangeConfigurationNotification.type, {
+      settings: { cfrules: { plan: 'free' } },
+    });
+    const { diagnostics } = await client.diagnostics(uri, (p) => p.diagnostics.length > 0);
+    expect(diagnostics.map((d) => d.code)).toEqual(['matches-plan']);
+    await client.connection.sendNotification(DidChangeConfigurationNotification.type, {
+      settings: { cfrules: {} },
+    });
+    expect((await client.diagnostics(uri, (p) => p.diagnostics.length === 0)).diagnostics).toEqual([]);
   });
 
   it('completes field names after http.req', async () => {
