@@ -34,8 +34,11 @@ export class DocumentAnalysis {
 
   /** Every region with its check, in document order. */
   checks(): CheckedRegion[] {
-    this.checked ??= this.scan.regions.map((region) => this.check(region));
-    this.cache.sweep();
+    if (!this.checked) {
+      this.checked = this.scan.regions.map((region) => this.check(region));
+      // This version's checks are all in the cache now: what older versions alone used can go.
+      this.cache.sweep();
+    }
     return this.checked;
   }
 

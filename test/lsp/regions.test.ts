@@ -54,7 +54,9 @@ describe('region finders', () => {
     expect(broken.problems.map((p) => p.message)).toEqual([
       'rule #1 of the ruleset has no "expression" string',
     ]);
-    expect(jsonRulesFinder.find('{"rules": [', 'x.json').problems[0]?.start).toBe(11);
+    expect(jsonRulesFinder.find('{"rules": [{"expression": "ssl"', 'x.json').problems[0]?.start).toBe(31);
+    // Malformed JSON that is not a rules file being written (settings with comments) says nothing.
+    expect(jsonRulesFinder.find('{\n  // editor settings\n  "a": 1\n}', 'x.json').problems).toEqual([]);
   });
 });
 

@@ -26,7 +26,6 @@ export async function activate(context: ExtensionContext): Promise<void> {
     documentSelector: [
       { language: 'cfrules' },
       { language: 'json' },
-      { language: 'jsonc' },
       // Terraform documents are sent already; the server reads them once it has a Terraform region finder
       // (docs/editors.md, "Not supported yet"), and answers nothing for them until then.
       { language: 'terraform' },

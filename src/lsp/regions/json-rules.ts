@@ -11,7 +11,7 @@ import type { DocumentProblem, Region, RegionFinder } from './region.js';
 
 export const jsonRulesFinder: RegionFinder = {
   name: 'JSON rules',
-  accepts: ({ uri, languageId }) => languageId === 'json' || languageId === 'jsonc' || /\.json$/i.test(uri),
+  accepts: ({ uri, languageId }) => languageId === 'json' || /\.json$/i.test(uri),
   find(text, uri) {
     try {
       const regions = readRuleFile(uri, uri, text).flatMap((entry): Region[] => {
@@ -49,9 +49,10 @@ export function jsonRegion(
 }
 
 /**
- * What to say about a JSON document the reader refused. Malformed JSON is reported where the parser stopped.
- * JSON of another shape (package.json, a tsconfig: an editor opens many JSON files) is not a rules file, and
- * says nothing; a rules file with a broken rule (no expression string) is reported at its start.
+ * What to say about a JSON document the reader refused. An editor opens many JSON files that are not rules
+ * files (package.json, settings): JSON of another shape says nothing, and malformed JSON is reported (where
+ * the parser stopped) only when it has an `"expression"` member, the mark of a rules file being edited. A
+ * rules file with a broken rule (no expression string) is reported at its start.
  */
 function problemsOf(text: string, uri: string, error: unknown): DocumentProblem[] {
   if (!(error instanceof UsageError)) throw error;
@@ -60,6 +61,7 @@ function problemsOf(text: string, uri: string, error: unknown): DocumentProblem[
   if (message.startsWith(`${uri}: `)) message = message.slice(uri.length + 2);
   else if (message.startsWith(`${uri} `)) message = `this file ${message.slice(uri.length + 1)}`;
   if (/^unrecognised JSON|has neither "expression" nor "filter"|is not an object;/.test(message)) return [];
+  if (/is not valid JSON/.test(message) && !/"expression"\s*:/.test(text)) return [];
   const location = error.location;
   let at = text.search(/\S|$/);
   if (location?.line !== undefined) at = offsetOfUtf8Position(text, location.line, location.column ?? 1);
