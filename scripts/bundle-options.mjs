@@ -42,7 +42,9 @@ const chevrotainFastPropertiesLater = {
 // (test/cli/build-once.ts) and the benchmarks (scripts/run-bench.mjs).
 // External (loaded from node_modules at run time): re2-wasm loads its .wasm file relative to its own
 // module, better-sqlite3 its compiled addon, and fastify and yaml are CommonJS packages with requires that
-// an ESM bundle cannot keep; the last three are optional peers, required on first use (src/peers.ts). Only
+// an ESM bundle cannot keep; the last three are optional peers, required on first use (src/peers.ts);
+// vscode-languageserver (CommonJS too) and its text documents are required by `cfrules lsp` when it starts
+// (src/lsp/protocol.ts). Only
 // chevrotain, the slow one to load unbundled, is bundled in.
 // Minified, because Node parses the whole text of every file it loads, and a short command such as
 // `cfrules validate` is mostly loading (issue 16): the bundles are about half as long, and `validate` runs
@@ -57,7 +59,14 @@ export const bundleOptions = {
   // CFRULES_BUILD_MINIFY=0 keeps names readable, for CPU profiles of the built CLI.
   minify: process.env.CFRULES_BUILD_MINIFY !== '0',
   sourcemap: true,
-  external: ['re2-wasm', 'better-sqlite3', 'fastify', 'yaml'],
+  external: [
+    're2-wasm',
+    'better-sqlite3',
+    'fastify',
+    'yaml',
+    'vscode-languageserver',
+    'vscode-languageserver-textdocument',
+  ],
   plugins: [jsonAsParse, chevrotainFastPropertiesLater],
 };
 
