@@ -3,7 +3,15 @@ import { type Phase, type Plan, parsePhase } from '../../scheme/profile.js';
 import { choice, parseCommandLine } from '../args.js';
 import { checkOptions, count, readCheckOptions } from '../check-options.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
-import { entriesOf, type InputDocument, inputOptions, inputSources, readInputs } from '../inputs.js';
+import {
+  entriesOf,
+  type InputDocument,
+  inputOptions,
+  inputSources,
+  readInputs,
+  resolveSources,
+  withHclParser,
+} from '../inputs.js';
 import { commandMessage } from '../messages.js';
 import {
   type CheckedExpression,
@@ -24,6 +32,7 @@ export const validateOptions = {
   format: { type: 'string' },
   'max-warnings': { type: 'string' },
   'allow-empty': { type: 'boolean' },
+  files: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
 } as const;
 
@@ -91,37 +100,46 @@ unreadable file, unknown JSON).
     const format = choice('--format', values.format, FORMATS) ?? 'text';
     const maxWarnings =
       values['max-warnings'] === undefined ? null : count('--max-warnings', values['max-warnings'], 0);
-    const documents = readInputs(inputSources(tokens, 'expression'), io, check.expression, undefined, true);
-    const entries = entriesOf(documents);
-    const finish = (checkObject?: RuleObjectCheck): number => {
-      const warnedPhases = new Set<string>();
-      const results: CheckedExpression[] = entries.map((entry) => {
-        const phase = forcedPhase ?? entryPhase(entry, warnedPhases, io);
-        const result = validate(entry.expression, { ...check, lists, phase, expression: entry.kind });
-        // Without --plan nothing is refused for the plan, in rule objects as in expressions.
-        const ruleFindings = checkObject
-          ? objectFindings(checkObject, entry, check.plan ?? 'enterprise', phase)
-          : [];
-        const ok = result.ok && ruleFindings.length === 0;
-        return { entry, phase, ok, diagnostics: result.diagnostics, ruleFindings };
-      });
-      noteFileArguments(results, io);
-      const emptyInputs = documents.filter((d) => d.entries.length === 0).map((d) => d.name);
-      const summary = summarize(results, {
-        maxWarnings,
-        emptyInputs,
-        allowEmpty: values['allow-empty'] === true,
-      });
-      const quiet = values.quiet === true;
-      io.stdout(
-        render(format, results, summary, { quiet, color: colorEnabled(io), lineText: lineReader(documents) }),
-      );
-      return succeeded(summary) ? 0 : 1;
-    };
-    // The service's rule-object checks come with the managed rulesets' catalogue: loaded only when a file
-    // holds rule objects, so that checking expressions starts fast (issue 16).
-    if (!entries.some((entry) => entry.object !== undefined)) return finish();
-    return import('../../service/rules/check.js').then((module) => finish(module.checkRuleObject));
+    const sources = resolveSources(inputSources(tokens, 'expression'), io, values.files === true);
+    return withHclParser(sources, io, (hcl) => {
+      const documents = readInputs(sources, io, check.expression, undefined, true, hcl);
+      const entries = entriesOf(documents);
+      const finish = (checkObject?: RuleObjectCheck): number => {
+        const warnedPhases = new Set<string>();
+        const results: CheckedExpression[] = entries.map((entry) => {
+          const phase = forcedPhase ?? entryPhase(entry, warnedPhases, io);
+          if (entry.unchecked !== undefined)
+            return { entry, phase, ok: true, diagnostics: [], unchecked: entry.unchecked };
+          const result = validate(entry.expression, { ...check, lists, phase, expression: entry.kind });
+          // Without --plan nothing is refused for the plan, in rule objects as in expressions.
+          const ruleFindings = checkObject
+            ? objectFindings(checkObject, entry, check.plan ?? 'enterprise', phase)
+            : [];
+          const ok = result.ok && ruleFindings.length === 0;
+          return { entry, phase, ok, diagnostics: result.diagnostics, ruleFindings };
+        });
+        noteFileArguments(results, io);
+        const emptyInputs = documents.filter((d) => d.entries.length === 0).map((d) => d.name);
+        const summary = summarize(results, {
+          maxWarnings,
+          emptyInputs,
+          allowEmpty: values['allow-empty'] === true,
+        });
+        const quiet = values.quiet === true;
+        io.stdout(
+          render(format, results, summary, {
+            quiet,
+            color: colorEnabled(io),
+            lineText: lineReader(documents),
+          }),
+        );
+        return succeeded(summary) ? 0 : 1;
+      };
+      // The service's rule-object checks come with the managed rulesets' catalogue: loaded only when a file
+      // holds rule objects, so that checking expressions starts fast (issue 16).
+      if (!entries.some((entry) => entry.object !== undefined)) return finish();
+      return import('../../service/rules/check.js').then((module) => finish(module.checkRuleObject));
+    });
   },
 };
 

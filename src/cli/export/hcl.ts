@@ -1,62 +1,12 @@
-import { isUnsafe } from '../../lang/escape.js';
+import { hclString, quoted } from '../../terraform/strings.js';
 
 /**
- * Writing HCL (Terraform's native syntax) so that every string reads back exactly as it was. HCL strings
- * are templates: `${` starts an interpolation and `%{` a directive, in quoted strings and heredocs alike,
- * so both are doubled (`$${`, `%%{`); a `$` or `%` not followed by `{` is literal, even at the end.
- * Quoted strings also take backslash escapes (`\\`, `\"`, `\n`, `\r`, `\t`, `\uNNNN`); heredocs take none.
+ * Writing HCL (Terraform's native syntax) for `cfrules export terraform`. Strings are written by
+ * src/terraform/strings.ts, which `cfrules validate` and `fmt` read `.tf` files with, so that every string
+ * reads back exactly as it was.
  */
 
-/** The text of an HCL string literal whose value is `value`: quoted, or a heredoc where that is exact. */
-export function hclString(value: string): string {
-  return heredocFits(value) ? heredoc(value) : quoted(value);
-}
-
-/** `"…"`, escaped: controls and the characters terminals act on as `\uNNNN`, so the file shows them. */
-export function quoted(value: string): string {
-  let out = '"';
-  for (let i = 0; i < value.length; i++) {
-    const char = value[i] as string;
-    const code = value.charCodeAt(i);
-    const next = value[i + 1];
-    if (char === '\\') out += '\\\\';
-    else if (char === '"') out += '\\"';
-    else if (char === '\n') out += '\\n';
-    else if (char === '\r') out += '\\r';
-    else if (char === '\t') out += '\\t';
-    else if (isUnsafe(code)) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else if ((char === '$' || char === '%') && next === '{') out += char + char;
-    else out += char;
-  }
-  return `${out}"`;
-}
-
-/**
- * A heredoc's value is its lines, each with its line break, so it can only hold text that ends with a line
- * break (wrapping it in `chomp(…)` would make it an expression, not a literal). It cannot escape anything
- * but the template sequences, so text with a carriage return or another control character is quoted.
- */
-function heredocFits(value: string): boolean {
-  if (!value.endsWith('\n')) return false;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code !== 0x0a && code !== 0x09 && (code === 0x0d || isUnsafe(code))) return false;
-  }
-  return true;
-}
-
-function heredoc(value: string): string {
-  // The closing marker is a line holding only the marker: pick one the text never contains.
-  let marker = 'EOT';
-  for (let n = 1; value.includes(marker); n++) marker = `EOT${n}`;
-  return `<<${marker}\n${value.replace(/([$%])(?=\{)/g, '$1$1')}${marker}`;
-}
-
-/**
- * Unicode text is read back in Normalization Form C: HCL normalizes every string literal (escapes
- * included), and Terraform every string value. Text that is not in NFC cannot round-trip.
- */
-export const isNfc = (value: string): boolean => value === value.normalize('NFC');
+export { hclString, isNfc, quoted } from '../../terraform/strings.js';
 
 /** Values an attribute may hold; a map becomes `{ "key" = value }`. */
 export type HclValue = string | number | boolean | readonly string[] | { readonly [key: string]: string };
