@@ -142,8 +142,8 @@ function syntaxProblem(
     const open = /_end$/.test(found.type) && found.parent ? found.parent.startIndex : found.startIndex;
     return { code: 'hcl-syntax', message: missingMessage(found.type), offset: open };
   }
-  const escape = invalidEscape(text, found.startIndex);
-  if (escape) return { code: 'hcl-syntax', ...escape };
+  const badEscape = invalidEscape(text, found.startIndex);
+  if (badEscape) return { code: 'hcl-syntax', ...badEscape };
   const shown = found.text.split('\n')[0] ?? '';
   return {
     code: 'hcl-syntax',
@@ -192,7 +192,7 @@ const MISSING: Record<string, string> = {
   object_end: 'an object is not closed: } is missing',
   tuple_end: 'a list is not closed: ] is missing',
   heredoc_identifier: 'a heredoc is not closed: its marker is missing on a line of its own',
-  template_interpolation_end: 'an interpolation ${…} is not closed: } is missing',
+  template_interpolation_end: 'an interpolation is not closed: } is missing',
 };
 
 const missingMessage = (type: string): string =>
