@@ -439,6 +439,7 @@ describe.concurrent('cfrules validate --format', { timeout: 30_000 }, () => {
       expressions: 2,
       valid: 1,
       invalid: 1,
+      unchecked: 0,
       errors: 1,
       warnings: 0,
       maxWarnings: null,

@@ -47,20 +47,27 @@ export const validateCommand: Command = {
 Checks expressions the way Cloudflare does before it accepts a rule (syntax,
 fields, types, functions, plan and phase restrictions, length), plus lints that
 report likely mistakes as warnings. Each EXPR is an expression; - reads one
-expression from standard input.
+expression from standard input. An EXPR that names a directory, or an existing
+.tf or .cfrules file, is read as with --file.
 
 Input:
   -e, --expression EXPR     check EXPR, like an EXPR argument (may be repeated)
   -f, --file PATH           check every expression in PATH (may be repeated; -
                             reads standard input). PATH is a text file with one
                             expression per line (blank lines and lines starting
-                            with # are skipped), or JSON as the Cloudflare API
-                            returns it: an array of filters or firewall rules,
-                            or a ruleset; bare or in the API envelope. Their
-                            filters and rules are checked as the API checks
-                            them (action, plan, products, parameters). A
-                            directory stands for every .txt and .json file
-                            under it (not in node_modules or .directories)
+                            with # are skipped; .cfrules files are always read
+                            so), JSON as the Cloudflare API returns it (an array
+                            of filters or firewall rules, or a ruleset; bare or
+                            in the API envelope), whose filters and rules are
+                            checked as the API checks them (action, plan,
+                            products, parameters), or Terraform (.tf): the
+                            expression of every cloudflare_ruleset rule and
+                            cloudflare_filter, checked for the ruleset's phase.
+                            A directory stands for every .txt, .cfrules, .json
+                            and .tf file under it (sorted, not in node_modules
+                            or .directories)
+      --files               every EXPR argument is a PATH, as with --file (for
+                            hooks that pass file names, such as pre-commit)
 
 Checks:
       --plan PLAN           the zone's plan: free, pro, business or enterprise
@@ -89,9 +96,13 @@ Output:
   -q, --quiet               report errors only
   -h, --help                show this help
 
+An expression in a .tf file that Terraform computes (an interpolation such as
+"\${var.x}", a reference, a function call) cannot be checked: it is reported as
+a warning, unchecked-expression, and counted apart (unchecked in JSON).
+
 Exit status: 0 all valid, 1 an invalid expression, more warnings than
 --max-warnings or a file without expressions, 2 usage error (bad option,
-unreadable file, unknown JSON).
+unreadable file, unknown JSON, a .tf file that is not valid HCL).
 `,
   run(args, io) {
     const { values, tokens } = parseCommandLine(args, validateOptions);
