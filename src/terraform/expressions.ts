@@ -139,8 +139,11 @@ function syntaxProblem(
   if (!found) return { code: 'hcl-syntax', message: 'the file is not valid HCL', offset: 0 };
   // An unclosed construct is reported where it opens: the end tree-sitter says is missing is far away.
   if (found.isMissing) {
-    const open = /_end$/.test(found.type) && found.parent ? found.parent.startIndex : found.startIndex;
-    return { code: 'hcl-syntax', message: missingMessage(found.type), offset: open };
+    let construct: Node | null = found.parent;
+    while (construct && UNCLOSED[construct.type] === undefined) construct = construct.parent;
+    if (construct)
+      return { code: 'hcl-syntax', message: UNCLOSED[construct.type] as string, offset: construct.startIndex };
+    return { code: 'hcl-syntax', message: missingMessage(found.type), offset: found.startIndex };
   }
   const badEscape = invalidEscape(text, found.startIndex);
   if (badEscape) return { code: 'hcl-syntax', ...badEscape };
@@ -186,17 +189,20 @@ function invalidEscape(text: string, offset: number): { message: string; offset:
   return undefined;
 }
 
-const MISSING: Record<string, string> = {
-  quoted_template_end: 'a quoted string is not closed: it needs a " before the end of its line',
-  block_end: 'a block is not closed: } is missing',
-  object_end: 'an object is not closed: } is missing',
-  tuple_end: 'a list is not closed: ] is missing',
-  heredoc_identifier: 'a heredoc is not closed: its marker is missing on a line of its own',
-  template_interpolation_end: 'an interpolation is not closed: } is missing',
+/** What is not closed when tree-sitter finds the end of a construct missing, by the construct's node type. */
+const UNCLOSED: Record<string, string | undefined> = {
+  string_lit: 'a quoted string is not closed: it needs a " before the end of its line',
+  quoted_template: 'a quoted string is not closed: it needs a " before the end of its line',
+  block: 'a block is not closed: } is missing',
+  object: 'an object is not closed: } is missing',
+  tuple: 'a list is not closed: ] is missing',
+  heredoc_template: 'a heredoc is not closed: its marker is missing on a line of its own',
+  template_interpolation: 'an interpolation is not closed: } is missing',
+  function_call: 'a function call is not closed: ) is missing',
 };
 
 const missingMessage = (type: string): string =>
-  MISSING[type] ?? `${/^[a-z_]+$/.test(type) ? type.replaceAll('_', ' ') : JSON.stringify(type)} is missing`;
+  `${/^[a-z_]+$/.test(type) ? type.replaceAll('_', ' ') : JSON.stringify(type)} is missing`;
 
 /** The blocks of a file's (or a block's) body. */
 function blocksOf(node: Node): Node[] {
