@@ -142,7 +142,11 @@ function syntaxProblem(
     let construct: Node | null = found.parent;
     while (construct && UNCLOSED[construct.type] === undefined) construct = construct.parent;
     if (construct)
-      return { code: 'hcl-syntax', message: UNCLOSED[construct.type] as string, offset: construct.startIndex };
+      return {
+        code: 'hcl-syntax',
+        message: UNCLOSED[construct.type] as string,
+        offset: construct.startIndex,
+      };
     return { code: 'hcl-syntax', message: missingMessage(found.type), offset: found.startIndex };
   }
   const badEscape = invalidEscape(text, found.startIndex);
