@@ -21,7 +21,12 @@ import { isTerraformPath, namesTerraform, readTerraformFile } from './terraform-
  *
  * An argument that names a directory, a `.tf` file or a `.cfrules` file is read as `--file` reads it.
  */
-export type InputSource = { type: 'expression' | 'expression-file' | 'rule-file'; value: string };
+export type InputSource = {
+  type: 'expression' | 'expression-file' | 'rule-file';
+  value: string;
+  /** A positional argument (not `-e` or `--file`). */
+  argument?: boolean;
+};
 
 /** One input as read: its text and the expressions in it. */
 export interface InputDocument {
@@ -49,7 +54,7 @@ const isExpressionsPath = (path: string): boolean => path.toLowerCase().endsWith
  * passes file names as arguments, check files. An expression never names an existing directory or file.
  */
 function namesRuleFile(io: CliIo, source: InputSource): boolean {
-  if (source.type === 'rule-file' || source.value === '-') return false;
+  if (source.type === 'rule-file' || source.value === '-' || !source.argument) return false;
   if (io.listDirectory?.(source.value) !== undefined) return true;
   if (!isTerraformPath(source.value) && !isExpressionsPath(source.value)) return false;
   if (source.type === 'expression-file') return true;
@@ -67,7 +72,7 @@ function namesRuleFile(io: CliIo, source: InputSource): boolean {
  */
 export function resolveSources(sources: InputSource[], io: CliIo, files = false): InputSource[] {
   return sources.map((source) =>
-    (files && source.type !== 'rule-file' && source.value !== '-') || namesRuleFile(io, source)
+    (files && source.argument && source.value !== '-') || namesRuleFile(io, source)
       ? { type: 'rule-file', value: source.value }
       : source,
   );
@@ -214,7 +219,11 @@ export function inputSources(tokens: Token[], argument: 'expression' | 'expressi
   const sources: InputSource[] = [];
   for (const token of tokens) {
     if (token.kind === 'positional')
-      sources.push({ type: token.value === '-' ? 'expression' : argument, value: token.value });
+      sources.push({
+        type: token.value === '-' ? 'expression' : argument,
+        value: token.value,
+        argument: true,
+      });
     else if (token.name === 'expression') sources.push({ type: 'expression', value: token.value ?? '' });
     else if (token.name === 'file') sources.push({ type: 'rule-file', value: token.value ?? '' });
   }
