@@ -8,8 +8,40 @@ import { hclString, quoted } from '../../terraform/strings.js';
 
 export { hclString, isNfc, quoted } from '../../terraform/strings.js';
 
-/** Values an attribute may hold; a map becomes `{ "key" = value }`. */
-export type HclValue = string | number | boolean | readonly string[] | { readonly [key: string]: string };
+/**
+ * Values an attribute may hold: a string, number or boolean; a list of strings (on one line); a map with
+ * quoted keys (`{ "key" = value }`, values strings or lists of strings); an object with names as keys, or a
+ * tuple of values (provider 5's nested attributes); a reference written as it is (`cloudflare_ruleset.x`).
+ */
+export type HclValue =
+  | string
+  | number
+  | boolean
+  | readonly string[]
+  | HclMap
+  | HclObject
+  | HclTuple
+  | HclReference;
+
+export interface HclMap {
+  kind: 'map';
+  entries: Readonly<Record<string, string | readonly string[]>>;
+}
+
+export interface HclObject {
+  kind: 'object';
+  attributes: readonly HclAttribute[];
+}
+
+export interface HclTuple {
+  kind: 'tuple';
+  items: readonly HclValue[];
+}
+
+export interface HclReference {
+  kind: 'reference';
+  text: string;
+}
 
 export interface HclAttribute {
   name: string;
@@ -28,15 +60,58 @@ export type HclItem = HclAttribute | HclBlock;
 
 const isBlock = (item: HclItem): item is HclBlock => 'body' in item;
 
+const stringList = (items: readonly string[]): string => `[${items.map((item) => quoted(item)).join(', ')}]`;
+
 function valueText(value: HclValue, indent: string): string {
   if (typeof value === 'string') return hclString(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[${value.map((item) => quoted(item)).join(', ')}]`;
-  const entries = Object.entries(value);
-  if (entries.length === 0) return '{}';
-  const width = Math.max(...entries.map(([key]) => quoted(key).length));
-  const lines = entries.map(([key, item]) => `${indent}  ${quoted(key).padEnd(width)} = ${quoted(item)}`);
-  return `{\n${lines.join('\n')}\n${indent}}`;
+  if (Array.isArray(value)) return stringList(value);
+  const compound = value as HclMap | HclObject | HclTuple | HclReference;
+  const inner = `${indent}  `;
+  switch (compound.kind) {
+    case 'reference':
+      return compound.text;
+    case 'map': {
+      const entries = Object.entries(compound.entries);
+      if (entries.length === 0) return '{}';
+      const width = Math.max(...entries.map(([key]) => quoted(key).length));
+      const lines = entries.map(
+        ([key, item]) =>
+          `${inner}${quoted(key).padEnd(width)} = ${typeof item === 'string' ? quoted(item) : stringList(item)}`,
+      );
+      return `{\n${lines.join('\n')}\n${indent}}`;
+    }
+    case 'object': {
+      if (compound.attributes.length === 0) return '{}';
+      return `{\n${attributeLines(compound.attributes, inner).join('\n')}\n${indent}}`;
+    }
+    case 'tuple': {
+      if (compound.items.length === 0) return '[]';
+      const items = compound.items.map((item) => `${inner}${valueText(item, inner)},`);
+      return `[\n${items.join('\n')}\n${indent}]`;
+    }
+  }
+}
+
+/**
+ * Attributes one per line, `=` aligned in runs as `terraform fmt` aligns them: a value that spans lines
+ * ends a run, and so does a blank line (none are written).
+ */
+function attributeLines(attributes: readonly HclAttribute[], indent: string): string[] {
+  const lines: string[] = [];
+  let run: { name: string; text: string }[] = [];
+  const flush = () => {
+    const width = Math.max(0, ...run.map((attribute) => attribute.name.length));
+    for (const { name, text } of run) lines.push(`${indent}${name.padEnd(width)} = ${text}`);
+    run = [];
+  };
+  for (const { name, value } of attributes) {
+    const text = valueText(value, indent);
+    run.push({ name, text });
+    if (text.includes('\n')) flush();
+  }
+  flush();
+  return lines;
 }
 
 /** Writes blocks as `terraform fmt` lays them out: two-space indents, `=` aligned in runs of attributes. */
@@ -51,9 +126,7 @@ function writeBlock(block: HclBlock, indent: string): string {
   const lines: string[] = [];
   let run: HclAttribute[] = [];
   const flush = () => {
-    const width = Math.max(0, ...run.map((attribute) => attribute.name.length));
-    for (const { name, value } of run)
-      lines.push(`${inner}${name.padEnd(width)} = ${valueText(value, inner)}`);
+    lines.push(...attributeLines(run, inner));
     run = [];
   };
   for (const item of block.body) {
