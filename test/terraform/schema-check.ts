@@ -127,9 +127,12 @@ function checkValue(expression: Node, node: SchemaNode, path: string, problems: 
               .map(inner)
           : (problems.push(`${path}: a list of objects expected, found ${value.type}`), [])
         : [value];
-    objects.forEach((object, i) => {
+    for (const [i, object] of objects.entries()) {
       const where = node.nesting === 'list' ? `${path}[${i}]` : path;
-      if (object?.type !== 'object') return void problems.push(`${where}: an object expected`);
+      if (object?.type !== 'object') {
+        problems.push(`${where}: an object expected`);
+        continue;
+      }
       const seen = new Map<string, number>();
       for (const element of namedChildren(object).filter((child) => child.type === 'object_elem')) {
         const [key, member] = namedChildren(element);
@@ -141,7 +144,7 @@ function checkValue(expression: Node, node: SchemaNode, path: string, problems: 
         else if (member) checkValue(member, schema, `${where}.${name}`, problems);
       }
       required(node.members, seen, where, problems);
-    });
+    }
     return;
   }
   if (node.kind !== 'value') return;
