@@ -119,14 +119,17 @@ function checkValue(expression: Node, node: SchemaNode, path: string, problems: 
   const value = inner(expression);
   if (!value) return void problems.push(`${path}: no value`);
   if (node.kind === 'object') {
-    const objects =
-      node.nesting === 'list'
-        ? value.type === 'tuple'
-          ? namedChildren(value)
-              .filter((item) => item.type === 'expression')
-              .map(inner)
-          : (problems.push(`${path}: a list of objects expected, found ${value.type}`), [])
-        : [value];
+    let objects: (Node | undefined)[] = [value];
+    if (node.nesting === 'list') {
+      if (value.type === 'tuple')
+        objects = namedChildren(value)
+          .filter((item) => item.type === 'expression')
+          .map(inner);
+      else {
+        problems.push(`${path}: a list of objects expected, found ${value.type}`);
+        objects = [];
+      }
+    }
     for (const [i, object] of objects.entries()) {
       const where = node.nesting === 'list' ? `${path}[${i}]` : path;
       if (object?.type !== 'object') {

@@ -118,7 +118,7 @@ function rulesetResource(
     rules: (ruleset.rules ?? []).map(ruleJson),
   };
   if ((ruleset.rules ?? []).length === 0) delete resource.rules;
-  const writer = new SchemaWriter(provider, (path) =>
+  const writer = new SchemaWriter((path) =>
     leftOut.push(`${address}: ${path} is not in the schema of provider ${provider}; left out`),
   );
   return {
@@ -149,10 +149,7 @@ function ruleJson(rule: RuleJson): Json {
 
 /** Writes the API's JSON as the schema says: blocks (provider 4), nested attributes (provider 5), values. */
 class SchemaWriter {
-  constructor(
-    private readonly provider: Provider,
-    private readonly leftOut: (path: string) => void,
-  ) {}
+  constructor(private readonly leftOut: (path: string) => void) {}
 
   /** The items of a block's body: its attributes first, then its nested blocks. */
   body(object: Json, members: Record<string, SchemaNode>, path: string): HclItem[] {
