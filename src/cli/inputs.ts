@@ -55,10 +55,11 @@ const isExpressionsPath = (path: string): boolean => path.toLowerCase().endsWith
  */
 function namesRuleFile(io: CliIo, source: InputSource): boolean {
   if (source.type === 'rule-file' || source.value === '-' || !source.argument) return false;
-  if (io.listDirectory?.(source.value) !== undefined) return true;
-  if (!isTerraformPath(source.value) && !isExpressionsPath(source.value)) return false;
-  if (source.type === 'expression-file') return true;
+  // An expression is no file name: the file system may refuse to look it up (ENAMETOOLONG for a long one).
   try {
+    if (io.listDirectory?.(source.value) !== undefined) return true;
+    if (!isTerraformPath(source.value) && !isExpressionsPath(source.value)) return false;
+    if (source.type === 'expression-file') return true;
     io.readFile(source.value);
     return true;
   } catch {
