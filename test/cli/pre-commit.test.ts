@@ -20,8 +20,9 @@ const hook = (id: string) => hooks.find((candidate) => candidate.id === id) as H
 /** What pre-commit runs: the entry's words, then the changed files that match `files`. */
 const command = (id: string, changed: string[]) => {
   const { entry, files } = hook(id);
-  const [program, ...args] = entry.split(' ');
-  expect(program).toBe('cfrules');
+  // The project's own cfrules, never one npx would download.
+  const [npx, no, program, ...args] = entry.split(' ');
+  expect([npx, no, program]).toEqual(['npx', '--no', 'cfrules']);
   return [...args, ...changed.filter((file) => new RegExp(files).test(file))];
 };
 
@@ -35,9 +36,9 @@ describe('.pre-commit-hooks.yaml', { timeout: 60_000 }, () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const changed = ['main.tf', 'ok.tf', 'rules.cfrules', 'package.json'];
 
-  it('declares node hooks for validate (Terraform and .cfrules, API JSON) and fmt --check', () => {
+  it("declares hooks that run the project's cfrules: validate (Terraform and .cfrules, API JSON), fmt --check", () => {
     expect(hooks.map((h) => h.id)).toEqual(['cfrules-validate', 'cfrules-validate-json', 'cfrules-fmt']);
-    for (const h of hooks) expect(h.language).toBe('node');
+    for (const h of hooks) expect(h.language).toBe('system');
     expect(command('cfrules-validate', changed)).toEqual([
       'validate',
       '--files',
