@@ -153,6 +153,17 @@ describe('cfrules validate on Terraform files', () => {
     });
   });
 
+  it('takes a .tf file without rules for what it is, not an empty input', async () => {
+    const inputs = { 'infra/variables.tf': 'variable "zone_id" {\n  type = string\n}\n', ...files() };
+    const result = await runAwaited(['validate', '--files', 'infra/variables.tf'], inputs);
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: '0 expressions checked: 0 valid, 0 invalid, 0 warnings\n',
+    });
+    const directory = await runAwaited(['validate', 'infra'], inputs);
+    expect(directory.stdout).not.toContain('empty-input');
+  });
+
   it('reads .cfrules files one expression per line, and --files reads every argument as a file', async () => {
     const inputs = {
       'rules.cfrules': '# comment\n\nhttp.host eq "a"\nhttp.hots eq "b"\n',

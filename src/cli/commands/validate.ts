@@ -23,6 +23,7 @@ import {
   summarize,
 } from '../report.js';
 import type { ExpressionEntry } from '../rule-files.js';
+import { isTerraformPath } from '../terraform-files.js';
 
 /** The options of `cfrules validate`, exported so that a test can check that the help lists them all. */
 export const validateOptions = {
@@ -130,7 +131,11 @@ unreadable file, unknown JSON, a .tf file that is not valid HCL).
           return { entry, phase, ok, diagnostics: result.diagnostics, ruleFindings };
         });
         noteFileArguments(results, io);
-        const emptyInputs = documents.filter((d) => d.entries.length === 0).map((d) => d.name);
+        // Most files of a Terraform configuration hold no rules (variables.tf, providers.tf): a .tf file
+        // without expressions is not an empty input.
+        const emptyInputs = documents
+          .filter((d) => d.entries.length === 0 && !(d.path !== undefined && isTerraformPath(d.path)))
+          .map((d) => d.name);
         const summary = summarize(results, {
           maxWarnings,
           emptyInputs,
