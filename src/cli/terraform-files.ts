@@ -55,8 +55,8 @@ function entryOf(
     rule: found.rule === undefined ? found.address : `${found.address}.${found.rule}`,
     item: found.resourceType === 'cloudflare_filter' ? ('filter' as const) : ('rule' as const),
     ...(found.description === undefined ? {} : { description: found.description }),
-    field: 'expression',
-    kind: 'filter' as const,
+    field: found.field ?? 'expression',
+    kind: found.kind ?? ('filter' as const),
     phase: found.phase,
   };
   const literal = found.literal;

@@ -34,6 +34,9 @@ export interface TerraformExpression {
   resourceType: ResourceType;
   /** The rule in the ruleset, as Terraform names it (`rules[0]`); not set for filters. */
   rule?: string;
+  /** A rewrite expression (a value, not a condition), and where it is in the rule; not set for filters. */
+  kind?: 'rewrite';
+  field?: string;
   /** The rule's `ref` and `description` (the filter's `description`), when they are literal strings. */
   ref?: string;
   description?: string;
@@ -262,27 +265,30 @@ function readResource(block: Node, text: string, out: TerraformExpression[]): vo
   const phase = literalText(attributes.get('phase'), text);
   const base = { address, resourceType: 'cloudflare_ruleset' as const, phase };
   let index = 0;
-  const rule = (members: Map<string, Node>, at: Node) => {
+  const rule = (container: Container | undefined, at: Node) => {
     const name = `rules[${index++}]`;
-    const expression = members.get('expression');
+    const expression = container?.attribute('expression');
     const about = {
       ...base,
       rule: name,
-      ref: literalText(members.get('ref'), text),
-      description: literalText(members.get('description'), text),
+      ref: literalText(container?.attribute('ref'), text),
+      description: literalText(container?.attribute('description'), text),
     };
     // A rule without an expression is Terraform's to refuse (the attribute is required); it is reported
     // there, not here.
     if (expression) out.push(found(expression, text, about));
     else if (at.type === 'expression') out.push(found(at, text, about, true));
+    if (container)
+      for (const { field, node } of rewriteExpressions(container, text))
+        out.push(found(node, text, { ...about, kind: 'rewrite', field }));
   };
   // Provider 4: `rules { … }` blocks, and `dynamic "rules" { content { … } }`.
   for (const inner of blocksOf(block)) {
     const { type: innerType, labels: innerLabels } = header(inner, text);
-    if (innerType === 'rules') rule(attributesOf(inner), inner);
+    if (innerType === 'rules') rule(blockContainer(inner, text), inner);
     else if (innerType === 'dynamic' && innerLabels[0] === 'rules') {
       const content = blocksOf(inner).find((candidate) => header(candidate, text).type === 'content');
-      if (content) rule(attributesOf(content), content);
+      if (content) rule(blockContainer(content, text), content);
     }
   }
   // Provider 5: `rules = [{ … }, …]`. A list Terraform computes (a variable, a `for` expression) is reported
@@ -298,9 +304,77 @@ function readResource(block: Node, text: string, out: TerraformExpression[]): vo
       if (item.type !== 'expression') continue;
       const object = unwrap(item, ['collection_value', 'object']);
       // An item Terraform computes (`var.rule`) is one expression that cannot be checked.
-      rule(object ? objectMembers(object, text) : new Map(), object ?? item);
+      rule(object ? objectContainer(object, text) : undefined, object ?? item);
     }
   }
+}
+
+/**
+ * What a rule's parts hold, whether provider 4 writes them as blocks (`action_parameters { uri { … } }`) or
+ * provider 5 as objects (`action_parameters = { uri = { … } }`): an attribute's value, and the parts of a
+ * part. A part that is a map of objects (provider 5's `headers = { "name" = { … } }`) gives each object with
+ * its key; provider 4 writes one block per header, with its `name`.
+ */
+interface Container {
+  attribute(name: string): Node | undefined;
+  parts(name: string, map?: boolean): { key?: string; part: Container }[];
+}
+
+function blockContainer(block: Node, text: string): Container {
+  const attributes = attributesOf(block);
+  return {
+    attribute: (name) => attributes.get(name),
+    parts: (name, map) => [
+      ...blocksOf(block)
+        .filter((inner) => header(inner, text).type === name)
+        .map((inner) => ({ part: blockContainer(inner, text) })),
+      ...valueParts(attributes.get(name), text, map),
+    ],
+  };
+}
+
+function objectContainer(object: Node, text: string): Container {
+  const members = objectMembers(object, text);
+  return {
+    attribute: (name) => members.get(name),
+    parts: (name, map) => valueParts(members.get(name), text, map),
+  };
+}
+
+function valueParts(value: Node | undefined, text: string, map = false): { key?: string; part: Container }[] {
+  const object = value && unwrap(value, ['collection_value', 'object']);
+  if (!object) return [];
+  if (!map) return [{ part: objectContainer(object, text) }];
+  return [...objectMembers(object, text)].flatMap(([key, member]) => {
+    const inner = unwrap(member, ['collection_value', 'object']);
+    return inner ? [{ key, part: objectContainer(inner, text) }] : [];
+  });
+}
+
+/**
+ * The rewrite expressions of a rule (values Cloudflare computes, not conditions), where the API has them:
+ * URL rewrites (`uri.path`, `uri.query`), header modifications and dynamic redirects' target URL.
+ */
+function rewriteExpressions(rule: Container, text: string): { field: string; node: Node }[] {
+  const out: { field: string; node: Node }[] = [];
+  const add = (part: Container, field: string) => {
+    const node = part.attribute('expression');
+    if (node) out.push({ field, node });
+  };
+  for (const { part: parameters } of rule.parts('action_parameters')) {
+    for (const { part: uri } of parameters.parts('uri'))
+      for (const component of ['path', 'query'])
+        for (const { part } of uri.parts(component))
+          add(part, `action_parameters.uri.${component}.expression`);
+    for (const { key, part } of parameters.parts('headers', true)) {
+      const name = key ?? literalText(part.attribute('name'), text) ?? '?';
+      add(part, `action_parameters.headers.${name}.expression`);
+    }
+    for (const { part: from } of parameters.parts('from_value'))
+      for (const { part } of from.parts('target_url'))
+        add(part, 'action_parameters.from_value.target_url.expression');
+  }
+  return out;
 }
 
 /** The members of an object constructor `{ key = value, … }` whose keys are names or literal strings. */

@@ -9,6 +9,50 @@ import { quotedBody } from '../../src/terraform/strings.js';
 const parser = await loadHclParser();
 const read = (text: string) => readTerraform(parser, text);
 
+/** Rewrite expressions: provider 4's blocks, provider 5's objects (headers a map of objects). */
+const REWRITES = `resource "cloudflare_ruleset" "v4" {
+  phase = "http_request_transform"
+  rules {
+    action     = "rewrite"
+    expression = "http.host eq \\"a\\""
+    action_parameters {
+      uri {
+        path {
+          expression = "concat(\\"/new\\", http.request.uri.path)"
+        }
+      }
+    }
+  }
+  rules {
+    action     = "rewrite"
+    expression = "true"
+    action_parameters {
+      headers {
+        name       = "x-one"
+        operation  = "set"
+        expression = "cf.zone.nam"
+      }
+    }
+  }
+}
+resource "cloudflare_ruleset" "v5" {
+  phase = "http_request_late_transform"
+  rules = [{
+    action     = "rewrite"
+    expression = "true"
+    action_parameters = {
+      headers = {
+        "x-two" = { operation = "set", expression = "to_string(ip.src)" }
+      }
+    }
+  }, {
+    action     = "redirect"
+    expression = "true"
+    action_parameters = { from_value = { target_url = { expression = "concat(\\"https://x\\", http.request.uri.path)" } } }
+  }]
+}
+`;
+
 describe('the expressions of a Terraform file', () => {
   it('finds dynamic rules blocks, and reports a rules list Terraform computes as one unchecked expression', () => {
     const file = read(`resource "cloudflare_ruleset" "a" {
@@ -88,6 +132,38 @@ resource "aws_instance" "ignored" {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('finds the rewrite expressions of URL rewrites, header changes and redirects, as blocks or objects', () => {
+    const file = read(REWRITES);
+    expect(file.problem).toBeUndefined();
+    expect(
+      file.expressions.map(({ rule, kind, field, literal }) => [
+        rule,
+        kind ?? 'filter',
+        field ?? 'expression',
+        literal?.expression,
+      ]),
+    ).toEqual([
+      ['rules[0]', 'filter', 'expression', 'http.host eq "a"'],
+      [
+        'rules[0]',
+        'rewrite',
+        'action_parameters.uri.path.expression',
+        'concat("/new", http.request.uri.path)',
+      ],
+      ['rules[1]', 'filter', 'expression', 'true'],
+      ['rules[1]', 'rewrite', 'action_parameters.headers.x-one.expression', 'cf.zone.nam'],
+      ['rules[0]', 'filter', 'expression', 'true'],
+      ['rules[0]', 'rewrite', 'action_parameters.headers.x-two.expression', 'to_string(ip.src)'],
+      ['rules[1]', 'filter', 'expression', 'true'],
+      [
+        'rules[1]',
+        'rewrite',
+        'action_parameters.from_value.target_url.expression',
+        'concat("https://x", http.request.uri.path)',
+      ],
+    ]);
   });
 
   it('reports the first syntax error at the construct that is not closed', () => {
