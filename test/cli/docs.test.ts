@@ -183,6 +183,7 @@ function sampleValue(command: string, option: string): string {
     '--top': '3',
     '--sample': '2',
     '--duration': '0.5',
+    '--provider': '4',
     '--clientProcessId': String(process.pid),
   };
   const value = samples[option];
