@@ -18,7 +18,15 @@ export interface CheckedExpression {
   diagnostics: Diagnostic[];
   /** What the API would refuse in the rule around the expression (its action, products…); always errors. */
   ruleFindings?: RuleFinding[];
+  /**
+   * Why the expression was not checked (Terraform computes it): a warning, `unchecked-expression`, and the
+   * expression is counted apart, neither valid nor invalid.
+   */
+  unchecked?: string;
 }
+
+/** The code of the warning about an expression that cannot be checked. */
+export const UNCHECKED = 'unchecked-expression';
 
 /** A problem of a rule object, in the API's words, at its place in the file. */
 export interface RuleFinding {
@@ -44,6 +52,8 @@ export interface Summary {
   expressions: number;
   valid: number;
   invalid: number;
+  /** Expressions that could not be checked (computed by Terraform); each is also a warning. */
+  unchecked: number;
   errors: number;
   warnings: number;
   /** The `--max-warnings` limit, null when unlimited. */
@@ -73,13 +83,15 @@ export function summarize(
   const ruleErrors = results.reduce((n, r) => n + (r.ruleFindings?.length ?? 0), 0);
   const count = (severity: Severity) =>
     results.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === severity).length, 0);
-  const valid = results.filter((r) => r.ok).length;
+  const unchecked = results.filter((r) => r.unchecked !== undefined).length;
+  const valid = results.filter((r) => r.ok && r.unchecked === undefined).length;
   return {
     expressions: results.length,
     valid,
-    invalid: results.length - valid,
+    invalid: results.length - valid - unchecked,
+    unchecked,
     errors: count('error') + ruleErrors,
-    warnings: count('warning'),
+    warnings: count('warning') + unchecked,
     ...limits,
   };
 }
@@ -139,7 +151,7 @@ export function ruleLabel(entry: ExpressionEntry): string {
 function summaryLine(summary: Summary): string {
   return (
     `${plural(summary.expressions, 'expression')} checked: ${summary.valid} valid, ${summary.invalid} invalid, ` +
-    `${plural(summary.warnings, 'warning')}\n`
+    `${summary.unchecked > 0 ? `${summary.unchecked} unchecked, ` : ''}${plural(summary.warnings, 'warning')}\n`
   );
 }
 
@@ -173,10 +185,11 @@ function renderText(
   options: ReportOptions,
 ): string {
   let out = '';
-  for (const { entry, diagnostics, ruleFindings = [] } of results) {
+  for (const { entry, diagnostics, ruleFindings = [], unchecked } of results) {
     for (const diagnostic of diagnostics.filter(shown))
       out += formatFinding(entry, diagnostic, options.color);
     for (const finding of ruleFindings) out += formatRuleFinding(entry, finding, options.color);
+    if (unchecked !== undefined && !options.quiet) out += formatUnchecked(entry, unchecked, options.color);
   }
   out += emptyInputLines(summary);
   if (options.quiet) return out + warningLimitLine(summary);
@@ -222,6 +235,34 @@ function formatRuleFinding(entry: ExpressionEntry, finding: RuleFinding, color: 
   return `${out}${paint(severityColors.error, escapeControlCharacters(ruleFindingText(finding)))}\n`;
 }
 
+/** An expression that was not checked, for people: the location line, what it is, and why. */
+function formatUnchecked(entry: ExpressionEntry, message: string, color: boolean): string {
+  const paint = (code: string, text: string) => (color ? `${code}${text}${ansi.reset}` : text);
+  const { line, column } = entry.locate(0);
+  const label = ruleLabel(entry);
+  let out = `${paint(ansi.bold, `${escapeControlCharacters(entry.source)}:${line}:${column}:`)} `;
+  out += paint(severityColors.warning, `warning[${UNCHECKED}]`);
+  out += label ? ` (${escapeControlCharacters(label)})\n` : '\n';
+  out += `${escapeControlCharacters(entry.expression.split('\n')[0] ?? '')}${entry.expression.includes('\n') ? ' …' : ''}\n`;
+  return `${out}${paint(severityColors.warning, escapeControlCharacters(message))}\n`;
+}
+
+/** The warning about an expression that was not checked, in JSON reports. */
+function jsonUnchecked(entry: ExpressionEntry, message: string) {
+  const from = entry.locate(0);
+  const to = entry.locate(entry.expression.length);
+  return {
+    severity: 'warning',
+    code: UNCHECKED,
+    message,
+    line: from.line,
+    column: from.column,
+    endLine: to.line,
+    endColumn: to.column,
+    formatted: `${message}\n`,
+  };
+}
+
 function renderJson(
   results: CheckedExpression[],
   summary: Summary,
@@ -230,7 +271,7 @@ function renderJson(
   const report = {
     ok: succeeded(summary),
     summary,
-    results: results.map(({ entry, phase, ok, diagnostics, ruleFindings = [] }) => {
+    results: results.map(({ entry, phase, ok, diagnostics, ruleFindings = [], unchecked }) => {
       const start = entry.locate(0);
       return {
         source: entry.source,
@@ -244,9 +285,13 @@ function renderJson(
         column: start.column,
         expression: entry.expression,
         ok,
+        ...(unchecked === undefined ? {} : { unchecked: true }),
         diagnostics: [
           ...diagnostics.filter(shown).map((diagnostic) => jsonDiagnostic(entry, diagnostic)),
           ...ruleFindings.map(jsonRuleFinding),
+          ...(unchecked === undefined || !shown({ severity: 'warning' } as Diagnostic)
+            ? []
+            : [jsonUnchecked(entry, unchecked)]),
         ],
       };
     }),
@@ -302,7 +347,7 @@ interface LocatedFinding {
 
 /** Every finding shown, diagnostics and rule objects' problems, in report order. */
 function locatedFindings(results: CheckedExpression[], shown: (d: Diagnostic) => boolean): LocatedFinding[] {
-  return results.flatMap(({ entry, diagnostics, ruleFindings = [] }) => [
+  return results.flatMap(({ entry, diagnostics, ruleFindings = [], unchecked }) => [
     ...diagnostics.filter(shown).map((diagnostic) => ({
       entry,
       severity: diagnostic.severity,
@@ -319,6 +364,18 @@ function locatedFindings(results: CheckedExpression[], shown: (d: Diagnostic) =>
       to: finding.position,
       text: ruleFindingText(finding),
     })),
+    ...(unchecked === undefined || !shown({ severity: 'warning' } as Diagnostic)
+      ? []
+      : [
+          {
+            entry,
+            severity: 'warning' as const,
+            code: UNCHECKED,
+            from: entry.locate(0),
+            to: entry.locate(entry.expression.length),
+            text: unchecked,
+          },
+        ]),
   ]);
 }
 
@@ -419,6 +476,7 @@ function renderSarif(
 /** What a code of `cfrules validate` is about, in a few words, for SARIF's rule descriptions. */
 export function describeCode(code: string): string {
   if (code === 'empty-input') return 'An input holds no expression';
+  if (code === UNCHECKED) return 'An expression Terraform computes, which cannot be checked before it runs';
   if (code in LINTS) return `Lint: ${LINTS[code as LintCode]}`;
   const known = (CODES as Record<string, { layer: Layer; messages: readonly MessageId[] }>)[code];
   const words = code.replaceAll('-', ' ');

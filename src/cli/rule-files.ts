@@ -34,7 +34,21 @@ export interface ExpressionEntry {
    * Where the expression is written in its input's text, `[start, end)`, and whether it is written as a
    * JSON string there (fmt rewrites it in place); absent for command-line expressions.
    */
-  written?: { start: number; end: number; json: boolean };
+  written?: {
+    start: number;
+    end: number;
+    json: boolean;
+    /**
+     * How a new expression is written in place, when that is more than the text or a JSON string (a
+     * Terraform string): the part of the input to replace, and its text.
+     */
+    rewrite?: (expression: string) => { start: number; end: number; text: string };
+  };
+  /**
+   * Set when the input holds something that is not a literal expression (a Terraform interpolation):
+   * `expression` is then its text as written, which is not checked, and this says why.
+   */
+  unchecked?: string;
   /**
    * For the main expression of a filter or rule of a JSON file (not its rewrite expressions): the object
    * around it, which `cfrules validate` checks as the API would (action, products, parameters…).
@@ -65,12 +79,17 @@ export function expressionEntry(
 
 /**
  * Reads a `--file`: JSON when its first non-blank character is `[` or `{` (no expression starts that
- * way), else a text file of expressions, one per line. Throws a UsageError for JSON that is malformed or
+ * way), else a text file of expressions, one per line (always, with `textOnly`: a `.cfrules` file). Throws a UsageError for JSON that is malformed or
  * does not have one of the shapes the Cloudflare API uses.
  */
-export function readRuleFile(name: string, path: string | undefined, text: string): ExpressionEntry[] {
+export function readRuleFile(
+  name: string,
+  path: string | undefined,
+  text: string,
+  textOnly = false,
+): ExpressionEntry[] {
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
-  if (isJsonText(text)) return readJsonFile(name, path, text, bom);
+  if (!textOnly && isJsonText(text)) return readJsonFile(name, path, text, bom);
   return readTextFile(name, path, text.slice(bom), bom);
 }
 

@@ -361,7 +361,7 @@ describe('directories', () => {
     const empty = run(['fmt', '-f', 'docs'], { 'docs/readme.md': 'x' });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toBe(
-      "cfrules fmt: docs holds no .txt or .json file\nRun 'cfrules fmt --help' for usage.\n",
+      "cfrules fmt: docs holds no .txt, .cfrules, .json or .tf file\nRun 'cfrules fmt --help' for usage.\n",
     );
   });
 

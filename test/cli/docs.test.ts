@@ -180,6 +180,7 @@ function sampleValue(command: string, option: string): string {
     '--top': '3',
     '--sample': '2',
     '--duration': '0.5',
+    '--provider': '4',
   };
   const value = samples[option];
   if (value === undefined) throw new Error(`docs.test.ts: add a sample value for ${option}`);

@@ -439,6 +439,7 @@ describe.concurrent('cfrules validate --format', { timeout: 30_000 }, () => {
       expressions: 2,
       valid: 1,
       invalid: 1,
+      unchecked: 0,
       errors: 1,
       warnings: 0,
       maxWarnings: null,
@@ -648,8 +649,9 @@ describe.concurrent('cfrules validate: usage errors (exit 2, nothing checked, no
       ['ssl and', '-f', 'test/cli/fixtures/missing.txt'],
       'cannot read test/cli/fixtures/missing.txt: no such file',
     );
-    // A directory is read for -f (see ci-formats.test.ts), not for the arguments of fmt and parse.
-    const directory = await cfrules(['fmt', 'test/cli/fixtures']);
+    // A directory is read for -f (see ci-formats.test.ts) and for the arguments of validate and fmt
+    // (terraform.test.ts), not for those of parse.
+    const directory = await cfrules(['parse', 'test/cli/fixtures']);
     expect(directory.code).toBe(2);
     expect(directory.stderr).toContain('cannot read test/cli/fixtures: is a directory');
   });

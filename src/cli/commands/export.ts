@@ -6,10 +6,13 @@ import { type CliIo, type Command, UsageError } from '../command.js';
 import { readEntryPointsFromApi } from '../export/api-source.js';
 import { type CustomRulesetHeader, ExportError, type ZoneEntryPoints } from '../export/source.js';
 import {
+  DEFAULT_PROVIDER,
   type ImportCommand,
   importCommand,
   importLine,
   nonNfcTexts,
+  PROVIDERS,
+  type Provider,
   terraformConfiguration,
 } from '../export/terraform.js';
 import { commandMessage } from '../messages.js';
@@ -34,6 +37,7 @@ export const exportOptions = {
   output: { type: 'string', short: 'o' },
   imports: { type: 'boolean' },
   format: { type: 'string' },
+  provider: { type: 'string' },
 } as const;
 
 export const exportCommand: Command = {
@@ -43,8 +47,13 @@ export const exportCommand: Command = {
        cfrules export zone --zone ZONE [options]
 
 terraform: writes the entry-point rulesets of a zone (one per phase) as
-cloudflare_ruleset resources of the Cloudflare Terraform provider 4.x, each
-under the 'terraform import' command that adopts it into a Terraform state.
+cloudflare_ruleset resources of the Cloudflare Terraform provider 5 (rules as a
+list attribute), or 4 (4.48 and later: rules as blocks) with --provider 4, each
+after an import block (Terraform 1.5 and later) and under the 'terraform
+import' command that adopt it into a Terraform state; a terraform block names
+the provider's versions. No action_parameters.version is written (providers
+from 4.48 on refuse it); what the provider's schema has no place for is left
+out, with a warning on standard error.
 Strings are written so that HCL reads them back byte for byte; text that is not
 in Unicode NFC, which Terraform would change, is reported on standard error, as
 is each custom ruleset of the zone, left out: the provider declares custom
@@ -67,6 +76,7 @@ Options:
   -h, --help            show this help
 
 Options of terraform:
+      --provider N      the provider's major version: 5 (default) or 4
       --phase PHASE     export only this phase's entry point (may be repeated;
                         default: all three, http_request_firewall_custom,
                         http_request_firewall_managed and http_ratelimit)
@@ -91,6 +101,7 @@ interface ExportRequest {
   output?: string;
   imports: boolean;
   format: (typeof FORMATS)[number];
+  provider: Provider;
 }
 
 /** Everything the command line can get wrong is found here, before any request (exit status 2). */
@@ -101,7 +112,7 @@ function readRequest(args: string[], io: CliIo): ExportRequest {
   const chosen = choice('target', target, TARGETS) as ExportRequest['target'];
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
   if (chosen === 'zone') {
-    for (const name of ['phase', 'imports', 'format'] as const) {
+    for (const name of ['phase', 'imports', 'format', 'provider'] as const) {
       if (values[name] !== undefined)
         throw new UsageError(`--${name} is an option of export terraform; export zone writes the whole zone`);
     }
@@ -112,7 +123,10 @@ function readRequest(args: string[], io: CliIo): ExportRequest {
     ...RULESET_PHASES,
   ];
   const format = choice('--format', values.format, FORMATS) ?? 'text';
+  const provider =
+    (choice('--provider', values.provider, PROVIDERS) as Provider | undefined) ?? DEFAULT_PROVIDER;
   const common = {
+    provider,
     target: chosen,
     zone,
     phases: [...new Set(phases)],
@@ -169,9 +183,14 @@ async function runExport(request: ExportRequest, io: CliIo): Promise<number> {
       ),
     );
   }
-  const imports = zone.rulesets.map((ruleset) => importCommand(zone.zoneId, ruleset));
+  const imports = zone.rulesets.map((ruleset) => importCommand(zone.zoneId, ruleset, request.provider));
   const importsText = formatImports(imports, request.format);
-  const main = request.imports ? importsText : terraformConfiguration(zone.zoneId, zone.rulesets);
+  let main = importsText;
+  if (!request.imports) {
+    const configuration = terraformConfiguration(zone.zoneId, zone.rulesets, request.provider);
+    for (const line of configuration.leftOut) io.stderr(commandMessage('export', `warning: ${line}`));
+    main = configuration.text;
+  }
   if (request.output === undefined) {
     io.stdout(main);
     return 0;

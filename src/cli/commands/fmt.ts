@@ -2,7 +2,15 @@ import { escapeControlCharacters } from '../../lang/escape.js';
 import { formatExpression } from '../../lang/format.js';
 import { parseCommandLine } from '../args.js';
 import type { CliIo, Command } from '../command.js';
-import { forEachExpression, type InputDocument, inputOptions, inputSources, readInputs } from '../inputs.js';
+import {
+  forEachExpression,
+  type InputDocument,
+  inputOptions,
+  inputSources,
+  readInputs,
+  resolveSources,
+  withHclParser,
+} from '../inputs.js';
 import { ruleLabel } from '../report.js';
 import type { ExpressionEntry } from '../rule-files.js';
 
@@ -26,9 +34,14 @@ expression from standard input.
 Options:
   -e, --expression EXPR  format EXPR (may be repeated)
   -f, --file PATH        format every expression of a rules file: a text file
-                         with one per line (# comments kept) or JSON rules; the
-                         rest of the file stays as it is (may be repeated); a
-                         directory stands for every .txt and .json file under it
+                         with one per line (# comments kept), JSON rules, or
+                         Terraform (.tf: each literal expression string of a
+                         cloudflare_ruleset rule or a cloudflare_filter); the
+                         rest of the file stays as it is, byte for byte (may be
+                         repeated); a directory stands for every .txt,
+                         .cfrules, .json and .tf file under it (sorted, not in
+                         node_modules or .directories). A FILE that is a
+                         directory, a .tf or a .cfrules file is read the same
       --symbols          use C-like operators (&& || ! == != < ~ …) instead of words
   -w, --write            rewrite the files in place
       --check            print nothing; exit 1 if an expression is not formatted
@@ -38,21 +51,24 @@ Exit status: 0 success, 1 syntax error or (with --check) unformatted input, 2 us
 `,
   run(args, io) {
     const { values, tokens } = parseCommandLine(args, fmtOptions);
-    const documents = readInputs(inputSources(tokens, 'expression-file'), io, 'filter');
-    const options = { operators: values.symbols ? ('symbols' as const) : ('words' as const) };
-    let status = 0;
-    for (const document of documents) {
-      const formatted = new Map<ExpressionEntry, string>();
-      const parsed = forEachExpression([document], io, 'fmt', (entry, ast) => {
-        formatted.set(entry, formatExpression(ast, options));
-        return 0;
-      });
-      status = Math.max(status, parsed);
-      if (parsed !== 0) continue; // a document with a syntax error is left as it is
-      if (values.check) status = Math.max(status, check(document, formatted, io));
-      else write(document, formatted, values.write === true, io);
-    }
-    return status;
+    const sources = resolveSources(inputSources(tokens, 'expression-file'), io);
+    return withHclParser(sources, io, (hcl) => {
+      const documents = readInputs(sources, io, 'filter', undefined, false, hcl);
+      const options = { operators: values.symbols ? ('symbols' as const) : ('words' as const) };
+      let status = 0;
+      for (const document of documents) {
+        const formatted = new Map<ExpressionEntry, string>();
+        const parsed = forEachExpression([document], io, 'fmt', (entry, ast) => {
+          formatted.set(entry, formatExpression(ast, options));
+          return 0;
+        });
+        status = Math.max(status, parsed);
+        if (parsed !== 0) continue; // a document with a syntax error is left as it is
+        if (values.check) status = Math.max(status, check(document, formatted, io));
+        else write(document, formatted, values.write === true, io);
+      }
+      return status;
+    });
   },
 };
 
@@ -97,9 +113,18 @@ function write(
     for (const [entry, canonical] of inOrder) {
       const written = entry.written;
       if (!written || canonical === entry.expression) continue;
-      text +=
-        document.text.slice(from, written.start) + (written.json ? JSON.stringify(canonical) : canonical);
-      from = written.end;
+      // A Terraform string says which part of the file changes, and how the expression is written there.
+      const {
+        start,
+        end,
+        text: replacement,
+      } = written.rewrite?.(canonical) ?? {
+        start: written.start,
+        end: written.end,
+        text: written.json ? JSON.stringify(canonical) : canonical,
+      };
+      text += document.text.slice(from, start) + replacement;
+      from = end;
       changed = true;
     }
     text += document.text.slice(from);

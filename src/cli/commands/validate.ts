@@ -3,7 +3,15 @@ import { type Phase, type Plan, parsePhase } from '../../scheme/profile.js';
 import { choice, parseCommandLine } from '../args.js';
 import { checkOptions, count, readCheckOptions } from '../check-options.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
-import { entriesOf, type InputDocument, inputOptions, inputSources, readInputs } from '../inputs.js';
+import {
+  entriesOf,
+  type InputDocument,
+  inputOptions,
+  inputSources,
+  readInputs,
+  resolveSources,
+  withHclParser,
+} from '../inputs.js';
 import { commandMessage } from '../messages.js';
 import {
   type CheckedExpression,
@@ -15,6 +23,7 @@ import {
   summarize,
 } from '../report.js';
 import type { ExpressionEntry } from '../rule-files.js';
+import { isTerraformPath } from '../terraform-files.js';
 
 /** The options of `cfrules validate`, exported so that a test can check that the help lists them all. */
 export const validateOptions = {
@@ -24,6 +33,7 @@ export const validateOptions = {
   format: { type: 'string' },
   'max-warnings': { type: 'string' },
   'allow-empty': { type: 'boolean' },
+  files: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
 } as const;
 
@@ -38,20 +48,27 @@ export const validateCommand: Command = {
 Checks expressions the way Cloudflare does before it accepts a rule (syntax,
 fields, types, functions, plan and phase restrictions, length), plus lints that
 report likely mistakes as warnings. Each EXPR is an expression; - reads one
-expression from standard input.
+expression from standard input. An EXPR that names a directory, or an existing
+.tf or .cfrules file, is read as with --file.
 
 Input:
   -e, --expression EXPR     check EXPR, like an EXPR argument (may be repeated)
   -f, --file PATH           check every expression in PATH (may be repeated; -
                             reads standard input). PATH is a text file with one
                             expression per line (blank lines and lines starting
-                            with # are skipped), or JSON as the Cloudflare API
-                            returns it: an array of filters or firewall rules,
-                            or a ruleset; bare or in the API envelope. Their
-                            filters and rules are checked as the API checks
-                            them (action, plan, products, parameters). A
-                            directory stands for every .txt and .json file
-                            under it (not in node_modules or .directories)
+                            with # are skipped; .cfrules files are always read
+                            so), JSON as the Cloudflare API returns it (an array
+                            of filters or firewall rules, or a ruleset; bare or
+                            in the API envelope), whose filters and rules are
+                            checked as the API checks them (action, plan,
+                            products, parameters), or Terraform (.tf): the
+                            expression of every cloudflare_ruleset rule and
+                            cloudflare_filter, checked for the ruleset's phase.
+                            A directory stands for every .txt, .cfrules, .json
+                            and .tf file under it (sorted, not in node_modules
+                            or .directories)
+      --files               every EXPR argument is a PATH, as with --file (for
+                            hooks that pass file names, such as pre-commit)
 
 Checks:
       --plan PLAN           the zone's plan: free, pro, business or enterprise
@@ -80,9 +97,13 @@ Output:
   -q, --quiet               report errors only
   -h, --help                show this help
 
+An expression in a .tf file that Terraform computes (an interpolation such as
+"\${var.x}", a reference, a function call) cannot be checked: it is reported as
+a warning, unchecked-expression, and counted apart (unchecked in JSON).
+
 Exit status: 0 all valid, 1 an invalid expression, more warnings than
 --max-warnings or a file without expressions, 2 usage error (bad option,
-unreadable file, unknown JSON).
+unreadable file, unknown JSON, a .tf file that is not valid HCL).
 `,
   run(args, io) {
     const { values, tokens } = parseCommandLine(args, validateOptions);
@@ -91,37 +112,50 @@ unreadable file, unknown JSON).
     const format = choice('--format', values.format, FORMATS) ?? 'text';
     const maxWarnings =
       values['max-warnings'] === undefined ? null : count('--max-warnings', values['max-warnings'], 0);
-    const documents = readInputs(inputSources(tokens, 'expression'), io, check.expression, undefined, true);
-    const entries = entriesOf(documents);
-    const finish = (checkObject?: RuleObjectCheck): number => {
-      const warnedPhases = new Set<string>();
-      const results: CheckedExpression[] = entries.map((entry) => {
-        const phase = forcedPhase ?? entryPhase(entry, warnedPhases, io);
-        const result = validate(entry.expression, { ...check, lists, phase, expression: entry.kind });
-        // Without --plan nothing is refused for the plan, in rule objects as in expressions.
-        const ruleFindings = checkObject
-          ? objectFindings(checkObject, entry, check.plan ?? 'enterprise', phase)
-          : [];
-        const ok = result.ok && ruleFindings.length === 0;
-        return { entry, phase, ok, diagnostics: result.diagnostics, ruleFindings };
-      });
-      noteFileArguments(results, io);
-      const emptyInputs = documents.filter((d) => d.entries.length === 0).map((d) => d.name);
-      const summary = summarize(results, {
-        maxWarnings,
-        emptyInputs,
-        allowEmpty: values['allow-empty'] === true,
-      });
-      const quiet = values.quiet === true;
-      io.stdout(
-        render(format, results, summary, { quiet, color: colorEnabled(io), lineText: lineReader(documents) }),
-      );
-      return succeeded(summary) ? 0 : 1;
-    };
-    // The service's rule-object checks come with the managed rulesets' catalogue: loaded only when a file
-    // holds rule objects, so that checking expressions starts fast (issue 16).
-    if (!entries.some((entry) => entry.object !== undefined)) return finish();
-    return import('../../service/rules/check.js').then((module) => finish(module.checkRuleObject));
+    const sources = resolveSources(inputSources(tokens, 'expression'), io, values.files === true);
+    return withHclParser(sources, io, (hcl) => {
+      const documents = readInputs(sources, io, check.expression, undefined, true, hcl);
+      const entries = entriesOf(documents);
+      const finish = (checkObject?: RuleObjectCheck): number => {
+        const warnedPhases = new Set<string>();
+        const results: CheckedExpression[] = entries.map((entry) => {
+          const phase = forcedPhase ?? entryPhase(entry, warnedPhases, io);
+          if (entry.unchecked !== undefined)
+            return { entry, phase, ok: true, diagnostics: [], unchecked: entry.unchecked };
+          const result = validate(entry.expression, { ...check, lists, phase, expression: entry.kind });
+          // Without --plan nothing is refused for the plan, in rule objects as in expressions.
+          const ruleFindings = checkObject
+            ? objectFindings(checkObject, entry, check.plan ?? 'enterprise', phase)
+            : [];
+          const ok = result.ok && ruleFindings.length === 0;
+          return { entry, phase, ok, diagnostics: result.diagnostics, ruleFindings };
+        });
+        noteFileArguments(results, io);
+        // Most files of a Terraform configuration hold no rules (variables.tf, providers.tf): a .tf file
+        // without expressions is not an empty input.
+        const emptyInputs = documents
+          .filter((d) => d.entries.length === 0 && !(d.path !== undefined && isTerraformPath(d.path)))
+          .map((d) => d.name);
+        const summary = summarize(results, {
+          maxWarnings,
+          emptyInputs,
+          allowEmpty: values['allow-empty'] === true,
+        });
+        const quiet = values.quiet === true;
+        io.stdout(
+          render(format, results, summary, {
+            quiet,
+            color: colorEnabled(io),
+            lineText: lineReader(documents),
+          }),
+        );
+        return succeeded(summary) ? 0 : 1;
+      };
+      // The service's rule-object checks come with the managed rulesets' catalogue: loaded only when a file
+      // holds rule objects, so that checking expressions starts fast (issue 16).
+      if (!entries.some((entry) => entry.object !== undefined)) return finish();
+      return import('../../service/rules/check.js').then((module) => finish(module.checkRuleObject));
+    });
   },
 };
 

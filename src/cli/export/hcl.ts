@@ -1,65 +1,47 @@
-import { isUnsafe } from '../../lang/escape.js';
+import { hclString, quoted } from '../../terraform/strings.js';
 
 /**
- * Writing HCL (Terraform's native syntax) so that every string reads back exactly as it was. HCL strings
- * are templates: `${` starts an interpolation and `%{` a directive, in quoted strings and heredocs alike,
- * so both are doubled (`$${`, `%%{`); a `$` or `%` not followed by `{` is literal, even at the end.
- * Quoted strings also take backslash escapes (`\\`, `\"`, `\n`, `\r`, `\t`, `\uNNNN`); heredocs take none.
+ * Writing HCL (Terraform's native syntax) for `cfrules export terraform`. Strings are written by
+ * src/terraform/strings.ts, which `cfrules validate` and `fmt` read `.tf` files with, so that every string
+ * reads back exactly as it was.
  */
 
-/** The text of an HCL string literal whose value is `value`: quoted, or a heredoc where that is exact. */
-export function hclString(value: string): string {
-  return heredocFits(value) ? heredoc(value) : quoted(value);
-}
-
-/** `"…"`, escaped: controls and the characters terminals act on as `\uNNNN`, so the file shows them. */
-export function quoted(value: string): string {
-  let out = '"';
-  for (let i = 0; i < value.length; i++) {
-    const char = value[i] as string;
-    const code = value.charCodeAt(i);
-    const next = value[i + 1];
-    if (char === '\\') out += '\\\\';
-    else if (char === '"') out += '\\"';
-    else if (char === '\n') out += '\\n';
-    else if (char === '\r') out += '\\r';
-    else if (char === '\t') out += '\\t';
-    else if (isUnsafe(code)) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else if ((char === '$' || char === '%') && next === '{') out += char + char;
-    else out += char;
-  }
-  return `${out}"`;
-}
+export { hclString, isNfc, quoted } from '../../terraform/strings.js';
 
 /**
- * A heredoc's value is its lines, each with its line break, so it can only hold text that ends with a line
- * break (wrapping it in `chomp(…)` would make it an expression, not a literal). It cannot escape anything
- * but the template sequences, so text with a carriage return or another control character is quoted.
+ * Values an attribute may hold: a string, number or boolean; a list of strings (on one line); a map with
+ * quoted keys (`{ "key" = value }`, values strings or lists of strings); an object with names as keys, or a
+ * tuple of values (provider 5's nested attributes); a reference written as it is (`cloudflare_ruleset.x`).
  */
-function heredocFits(value: string): boolean {
-  if (!value.endsWith('\n')) return false;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code !== 0x0a && code !== 0x09 && (code === 0x0d || isUnsafe(code))) return false;
-  }
-  return true;
+export type HclValue =
+  | string
+  | number
+  | boolean
+  | readonly string[]
+  | HclMap
+  | HclObject
+  | HclTuple
+  | HclReference;
+
+export interface HclMap {
+  kind: 'map';
+  entries: Readonly<Record<string, string | readonly string[]>>;
 }
 
-function heredoc(value: string): string {
-  // The closing marker is a line holding only the marker: pick one the text never contains.
-  let marker = 'EOT';
-  for (let n = 1; value.includes(marker); n++) marker = `EOT${n}`;
-  return `<<${marker}\n${value.replace(/([$%])(?=\{)/g, '$1$1')}${marker}`;
+export interface HclObject {
+  kind: 'object';
+  attributes: readonly HclAttribute[];
 }
 
-/**
- * Unicode text is read back in Normalization Form C: HCL normalizes every string literal (escapes
- * included), and Terraform every string value. Text that is not in NFC cannot round-trip.
- */
-export const isNfc = (value: string): boolean => value === value.normalize('NFC');
+export interface HclTuple {
+  kind: 'tuple';
+  items: readonly HclValue[];
+}
 
-/** Values an attribute may hold; a map becomes `{ "key" = value }`. */
-export type HclValue = string | number | boolean | readonly string[] | { readonly [key: string]: string };
+export interface HclReference {
+  kind: 'reference';
+  text: string;
+}
 
 export interface HclAttribute {
   name: string;
@@ -78,15 +60,58 @@ export type HclItem = HclAttribute | HclBlock;
 
 const isBlock = (item: HclItem): item is HclBlock => 'body' in item;
 
+const stringList = (items: readonly string[]): string => `[${items.map((item) => quoted(item)).join(', ')}]`;
+
 function valueText(value: HclValue, indent: string): string {
   if (typeof value === 'string') return hclString(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[${value.map((item) => quoted(item)).join(', ')}]`;
-  const entries = Object.entries(value);
-  if (entries.length === 0) return '{}';
-  const width = Math.max(...entries.map(([key]) => quoted(key).length));
-  const lines = entries.map(([key, item]) => `${indent}  ${quoted(key).padEnd(width)} = ${quoted(item)}`);
-  return `{\n${lines.join('\n')}\n${indent}}`;
+  if (Array.isArray(value)) return stringList(value);
+  const compound = value as HclMap | HclObject | HclTuple | HclReference;
+  const inner = `${indent}  `;
+  switch (compound.kind) {
+    case 'reference':
+      return compound.text;
+    case 'map': {
+      const entries = Object.entries(compound.entries);
+      if (entries.length === 0) return '{}';
+      const width = Math.max(...entries.map(([key]) => quoted(key).length));
+      const lines = entries.map(
+        ([key, item]) =>
+          `${inner}${quoted(key).padEnd(width)} = ${typeof item === 'string' ? quoted(item) : stringList(item)}`,
+      );
+      return `{\n${lines.join('\n')}\n${indent}}`;
+    }
+    case 'object': {
+      if (compound.attributes.length === 0) return '{}';
+      return `{\n${attributeLines(compound.attributes, inner).join('\n')}\n${indent}}`;
+    }
+    case 'tuple': {
+      if (compound.items.length === 0) return '[]';
+      const items = compound.items.map((item) => `${inner}${valueText(item, inner)},`);
+      return `[\n${items.join('\n')}\n${indent}]`;
+    }
+  }
+}
+
+/**
+ * Attributes one per line, `=` aligned in runs as `terraform fmt` aligns them: a value that spans lines
+ * ends a run, and so does a blank line (none are written).
+ */
+function attributeLines(attributes: readonly HclAttribute[], indent: string): string[] {
+  const lines: string[] = [];
+  let run: { name: string; text: string }[] = [];
+  const flush = () => {
+    const width = Math.max(0, ...run.map((attribute) => attribute.name.length));
+    for (const { name, text } of run) lines.push(`${indent}${name.padEnd(width)} = ${text}`);
+    run = [];
+  };
+  for (const { name, value } of attributes) {
+    const text = valueText(value, indent);
+    run.push({ name, text });
+    if (text.includes('\n')) flush();
+  }
+  flush();
+  return lines;
 }
 
 /** Writes blocks as `terraform fmt` lays them out: two-space indents, `=` aligned in runs of attributes. */
@@ -101,9 +126,7 @@ function writeBlock(block: HclBlock, indent: string): string {
   const lines: string[] = [];
   let run: HclAttribute[] = [];
   const flush = () => {
-    const width = Math.max(0, ...run.map((attribute) => attribute.name.length));
-    for (const { name, value } of run)
-      lines.push(`${inner}${name.padEnd(width)} = ${valueText(value, inner)}`);
+    lines.push(...attributeLines(run, inner));
     run = [];
   };
   for (const item of block.body) {

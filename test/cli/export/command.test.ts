@@ -188,7 +188,7 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
       // Every expression and description byte for byte, and everything else the rules hold.
       expect(rulesOf(written)).toEqual(configurable(ruleset.rules));
       expect(run.stdout).toContain(
-        `# terraform import cloudflare_ruleset.${phase} zone/${ZONE}/${ruleset.id}\nresource "cloudflare_ruleset" "${phase}" {`,
+        `# terraform import cloudflare_ruleset.${phase} zones/${ZONE}/${ruleset.id}\nresource "cloudflare_ruleset" "${phase}" {`,
       );
     }
     const expressions = rulesOf(resource(document, 'http_request_firewall_custom')).map(
@@ -210,7 +210,7 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
     ]);
     expect(run.code).toBe(0);
     const managed = stored.http_request_firewall_managed;
-    const command = `terraform import cloudflare_ruleset.http_request_firewall_managed zone/${ZONE}/${managed.id}`;
+    const command = `terraform import cloudflare_ruleset.http_request_firewall_managed zones/${ZONE}/${managed.id}`;
     expect(run.stdout).toBe(`${command}\n`);
     const document = await readHcl(readFileSync(file, 'utf8'));
     expect(Object.keys(document.resource.cloudflare_ruleset)).toEqual(['http_request_firewall_managed']);
@@ -218,10 +218,27 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
     const json = await cfrules([...exportArgs(), ...token, '--imports', '--format', 'json']);
     expect(JSON.parse(json.stdout)).toContainEqual({
       address: 'cloudflare_ruleset.http_request_firewall_managed',
-      id: `zone/${ZONE}/${managed.id}`,
+      id: `zones/${ZONE}/${managed.id}`,
       command,
     });
     expect(JSON.parse(json.stdout)).toHaveLength(3);
+  });
+
+  it('writes provider 4 with --provider 4: blocks, its import ids, and the same values read back', async () => {
+    const run = await cfrules([...exportArgs(), '--provider', '4'], withToken);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('version = ">= 4.48, < 5.0.0"');
+    expect(run.stdout).not.toMatch(/^\s*version\s*=\s*"(latest|1)"/m);
+    const document = await readHcl(run.stdout);
+    for (const [phase, ruleset] of Object.entries(stored)) {
+      expect(rulesOf(resource(document, phase))).toEqual(configurable(ruleset.rules));
+      expect(run.stdout).toContain(`  id = "zone/${ZONE}/${ruleset.id}"\n`);
+    }
+    const imports = await cfrules([...exportArgs(), '--provider', '4', '--imports'], withToken);
+    expect(imports.stdout).toContain(`zone/${ZONE}/`);
+    const bad = await cfrules([...exportArgs(), '--provider', '3'], withToken);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("unknown provider '3': expected one of 5, 4");
   });
 
   it('finds the zone by name, and exports the same from the database file offline', async () => {

@@ -91,7 +91,7 @@ describe('HCL strings', () => {
             type: 'inner',
             body: [
               { name: 'list', value: ['a', '${b}'] },
-              { name: 'map', value: { k: 'v' } },
+              { name: 'map', value: { kind: 'map', entries: { k: 'v' } } },
             ],
           },
           { type: 'empty', body: [] },

@@ -43,13 +43,16 @@ function nested(object: Json, path: string): Json {
   return out;
 }
 
-/** A resource's rules as the API returns them, less what the API adds (id, version, last_updated). */
+/**
+ * A resource's rules as the API returns them, less what the API adds (id, version, last_updated): provider
+ * 4's blocks (which hcl2json lists) and provider 5's list of objects alike.
+ */
 export function rulesOf(resource: Json): Json[] {
   return (resource.rules ?? []).map((rule: Json, i: number) => {
     const out = nested(rule, `rules[${i}]`);
     const skipped = out.action_parameters?.rules;
-    // Provider 4.x writes skip's rules as a map of comma-joined ids.
-    if (skipped && !Array.isArray(skipped))
+    // Provider 4 writes skip's rules as a map of comma-joined ids (provider 5 as lists).
+    if (skipped && !Array.isArray(skipped) && Object.values(skipped).every((ids) => typeof ids === 'string'))
       out.action_parameters.rules = Object.fromEntries(
         Object.entries(skipped).map(([ruleset, ids]) => [ruleset, (ids as string).split(',')]),
       );
@@ -59,7 +62,12 @@ export function rulesOf(resource: Json): Json[] {
 
 /** The API's rules, less the members that are the API's and not the configuration's. */
 export function configurable(rules: Json[]): Json[] {
-  return rules.map(({ id: _id, version: _version, last_updated: _updated, ...rule }) => rule);
+  return rules.map(({ id: _id, version: _version, last_updated: _updated, ...rule }) => {
+    // Providers from 4.48 on have no action_parameters.version: the exporter leaves it out.
+    if (rule.action_parameters?.version === undefined) return rule;
+    const { version: _ruleset, ...parameters } = rule.action_parameters;
+    return { ...rule, action_parameters: parameters };
+  });
 }
 
 /** `resource "cloudflare_ruleset" "NAME"` of a parsed document. */

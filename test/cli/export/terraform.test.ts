@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: HCL template sequences in plain strings are what these tests are about
-// The cloudflare_ruleset resources (provider 4.x) of a zone's entry points, read back with HCL's parser.
+// The cloudflare_ruleset resources (provider 5, and 4) of a zone's entry points, read back with HashiCorp's
+// HCL parser and checked against the description of each provider's schema.
 import { describe, expect, it } from 'vitest';
 import {
   importCommand,
@@ -8,6 +9,9 @@ import {
   terraformConfiguration,
 } from '../../../src/cli/export/terraform.js';
 import type { RuleJson, RulesetJson } from '../../../src/service/rulesets/model.js';
+import { loadHclParser } from '../../../src/terraform/parser.js';
+import { RULESET_SCHEMAS } from '../../../src/terraform/ruleset-schema.js';
+import { schemaProblems } from '../../terraform/schema-check.js';
 import { nastyDescriptions, nastyExpressions, notNfc } from './nasty.js';
 import { configurable, readHcl, resource, rulesOf } from './read-hcl.js';
 
@@ -126,38 +130,94 @@ const ratelimit = ruleset(
   'c'.repeat(32),
 );
 
+const parser = await loadHclParser();
+
 describe('terraformConfiguration', () => {
-  it('writes every rule so that HCL reads back what the API returned', async () => {
-    const document = await readHcl(terraformConfiguration(ZONE, [custom, managed, ratelimit]));
-    for (const ruleset of [custom, managed, ratelimit]) {
-      const written = resource(document, ruleset.phase);
-      expect(written).toMatchObject({
-        zone_id: ZONE,
-        name: ruleset.name,
-        description: ruleset.description,
-        kind: 'zone',
-        phase: ruleset.phase,
-      });
-      expect(rulesOf(written)).toEqual(configurable(ruleset.rules ?? []));
-    }
+  for (const provider of ['5', '4'] as const) {
+    it(`provider ${provider}: writes every rule so that HCL reads back what the API returned`, async () => {
+      const { text, leftOut } = terraformConfiguration(ZONE, [custom, managed, ratelimit], provider);
+      expect(leftOut).toEqual([]);
+      const document = await readHcl(text);
+      for (const ruleset of [custom, managed, ratelimit]) {
+        const written = resource(document, ruleset.phase);
+        expect(written).toMatchObject({
+          zone_id: ZONE,
+          name: ruleset.name,
+          description: ruleset.description,
+          kind: 'zone',
+          phase: ruleset.phase,
+        });
+        // Everything but action_parameters.version, which providers from 4.48 on refuse.
+        expect(rulesOf(written)).toEqual(configurable(ruleset.rules ?? []));
+      }
+      expect(text).not.toMatch(/^\s*version\s*=\s*"latest"/m);
+    });
+
+    it(`provider ${provider}: matches the description of the provider's schema, parsed as HCL`, () => {
+      const schema = RULESET_SCHEMAS[provider];
+      const { text } = terraformConfiguration(ZONE, [custom, managed, ratelimit], provider);
+      expect(schemaProblems(parser, text, schema)).toEqual([]);
+      // The checker does find what does not match: a block where provider 5 has an attribute, and back.
+      const other = RULESET_SCHEMAS[provider === '5' ? '4' : '5'];
+      expect(schemaProblems(parser, text, other).length).toBeGreaterThan(0);
+    });
+  }
+
+  it('states the provider versions, and adds an import block (Terraform 1.5) before each resource', () => {
+    const v5 = terraformConfiguration(ZONE, [managed]).text;
+    expect(v5).toContain(
+      'terraform {\n  required_version = ">= 1.5.0"\n\n  required_providers {\n    cloudflare = {\n' +
+        '      source  = "cloudflare/cloudflare"\n      version = "~> 5.0"\n    }\n  }\n}\n',
+    );
+    const id = `zones/${ZONE}/${'b'.repeat(32)}`;
+    expect(v5).toContain(
+      `import {\n  to = cloudflare_ruleset.http_request_firewall_managed\n  id = "${id}"\n}\n\n` +
+        `# terraform import cloudflare_ruleset.http_request_firewall_managed ${id}\n` +
+        'resource "cloudflare_ruleset" "http_request_firewall_managed" {\n',
+    );
+    expect(v5).toContain('  rules       = [\n    {\n      action');
+    expect(terraformConfiguration(ZONE, [managed], '4').text).toContain('version = ">= 4.48, < 5.0.0"');
   });
 
-  it('puts each resource under the command that imports it', () => {
-    const text = terraformConfiguration(ZONE, [managed]);
+  it('names the import ids as each provider reads them', () => {
     expect(importLine(importCommand(ZONE, managed))).toBe(
+      `terraform import cloudflare_ruleset.http_request_firewall_managed zones/${ZONE}/${'b'.repeat(32)}`,
+    );
+    expect(importLine(importCommand(ZONE, managed, '4'))).toBe(
       `terraform import cloudflare_ruleset.http_request_firewall_managed zone/${ZONE}/${'b'.repeat(32)}`,
     );
-    expect(
-      text.startsWith(
-        `# ${importLine(importCommand(ZONE, managed))}\nresource "cloudflare_ruleset" "http_request_firewall_managed" {\n`,
-      ),
-    ).toBe(true);
   });
 
-  it('writes skip rules of the managed phase as provider 4.x does: a map of comma-joined ids', () => {
-    expect(terraformConfiguration(ZONE, [managed])).toContain(
-      `rules    = {\n        "${CMR}" = "${'1'.repeat(32)},${'2'.repeat(32)}"\n      }`,
+  it('writes skip rules: provider 4 a map of comma-joined ids, provider 5 a map of lists', () => {
+    expect(terraformConfiguration(ZONE, [managed], '4').text).toContain(
+      `rules = {\n        "${CMR}" = "${'1'.repeat(32)},${'2'.repeat(32)}"\n      }`,
     );
+    expect(terraformConfiguration(ZONE, [managed], '5').text).toContain(
+      `rules = {\n          "${CMR}" = ["${'1'.repeat(32)}", "${'2'.repeat(32)}"]\n        }`,
+    );
+  });
+
+  it("leaves out, and names, what the provider's schema has no place for", () => {
+    const withLevel = ruleset(
+      'http_request_firewall_managed',
+      [
+        rule({
+          id: 'e',
+          action: 'execute',
+          action_parameters: {
+            id: OWASP,
+            overrides: { categories: [{ category: 'x', sensitivity_level: 'low' }] },
+          },
+        }),
+      ],
+      'e'.repeat(32),
+    );
+    expect(terraformConfiguration(ZONE, [withLevel], '5').leftOut).toEqual([]);
+    const v4 = terraformConfiguration(ZONE, [withLevel], '4');
+    expect(v4.leftOut).toEqual([
+      'cloudflare_ruleset.http_request_firewall_managed: rules[0].action_parameters.overrides.categories[0].sensitivity_level is not in the schema of provider 4; left out',
+    ]);
+    expect(v4.text).not.toContain('sensitivity_level');
   });
 
   it('names the texts that are not in NFC, which Terraform would change', () => {

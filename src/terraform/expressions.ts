@@ -1,0 +1,425 @@
+import { utf8Length } from '../lang/position.js';
+import { children, type HclParser, type Node, namedChildren } from './parser.js';
+import {
+  type DecodedString,
+  decodeHeredoc,
+  decodeQuoted,
+  HclStringError,
+  heredocBody,
+  quotedBody,
+} from './strings.js';
+
+/**
+ * The rule expressions of a Terraform file: the `expression` of every rule of a `cloudflare_ruleset`
+ * (provider 4's `rules { … }` blocks, `dynamic "rules"` blocks, and provider 5's `rules = [{ … }]` list),
+ * and of every `cloudflare_filter`. Each is either a literal string, decoded, with the map of its offsets
+ * to the file's, or an expression Terraform computes (an interpolation, a reference, a function call),
+ * which cannot be checked before Terraform runs.
+ */
+
+/** A 1-based line, and a 1-based column in UTF-8 bytes (as cfrules counts them everywhere). */
+export interface FilePosition {
+  line: number;
+  column: number;
+}
+
+export type ResourceType = 'cloudflare_ruleset' | 'cloudflare_filter';
+
+export const RESOURCE_TYPES: readonly ResourceType[] = ['cloudflare_ruleset', 'cloudflare_filter'];
+
+/** One `expression` attribute found in a file. */
+export interface TerraformExpression {
+  /** The resource: `cloudflare_ruleset.custom`. */
+  address: string;
+  resourceType: ResourceType;
+  /** The rule in the ruleset, as Terraform names it (`rules[0]`); not set for filters. */
+  rule?: string;
+  /** The rule's `ref` and `description` (the filter's `description`), when they are literal strings. */
+  ref?: string;
+  description?: string;
+  /**
+   * The phase the expression runs in: the ruleset's `phase` when it is a literal string, `firewall_rules`
+   * for a filter (filters are read by firewall rules); not set when Terraform computes it.
+   */
+  phase?: string;
+  /** Where the attribute's value is written in the file, `[start, end)` (UTF-16 offsets). */
+  start: number;
+  end: number;
+  /** The value's text as written. */
+  source: string;
+  /** The literal, decoded; not set when Terraform computes the value. */
+  literal?: TerraformLiteral;
+}
+
+export interface TerraformLiteral {
+  form: 'quoted' | 'heredoc';
+  /**
+   * The expression: the string's value, less the line break a heredoc's last line always ends with (it is
+   * not part of what is written between the markers, and formatting it away would change nothing).
+   */
+  expression: string;
+  /** The file's offset of an offset into `expression`. */
+  toFile(offset: number): number;
+  /** The offset into `expression` of a file's offset (in the literal, else clamped to it). */
+  fromFile(offset: number): number;
+  /** The text that replaces `[start, end)` of the file so that the literal holds `expression` instead. */
+  rewrite(expression: string): { start: number; end: number; text: string };
+}
+
+/** A problem with the file itself: HCL that does not parse, a literal HCL refuses. */
+export interface TerraformProblem {
+  code: 'hcl-syntax';
+  message: string;
+  offset: number;
+  position: FilePosition;
+}
+
+export interface TerraformFile {
+  expressions: TerraformExpression[];
+  /** The first problem, if any; the expressions are then those found before it. */
+  problem?: TerraformProblem;
+  /** The position in the file of an offset (UTF-16) into its text. */
+  position(offset: number): FilePosition;
+}
+
+/** Reads the rule expressions of the Terraform file whose text is `text`. */
+export function readTerraform(parser: HclParser, text: string): TerraformFile {
+  // A byte order mark is not part of the first line (positions are counted after it, as for other files);
+  // a space in its place keeps every offset.
+  const bom = text.startsWith('\uFEFF');
+  const position = positions(text, bom ? 1 : 0);
+  const tree = parser.parse(bom ? ` ${text.slice(1)}` : text);
+  try {
+    const expressions: TerraformExpression[] = [];
+    const root = tree.rootNode;
+    const problem = syntaxProblem(root, text);
+    if (problem)
+      return { expressions, position, problem: { ...problem, position: position(problem.offset) } };
+    try {
+      for (const block of blocksOf(root)) readResource(block, text, expressions);
+    } catch (error) {
+      if (!(error instanceof HclStringError)) throw error;
+      const offset = error.offset;
+      return {
+        expressions,
+        position,
+        problem: { code: 'hcl-syntax', message: error.message, offset, position: position(offset) },
+      };
+    }
+    return { expressions, position };
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Line and column of an offset, from a table of line starts. */
+function positions(text: string, first: number): (offset: number) => FilePosition {
+  const starts = [first];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] as number) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    const start = starts[low] as number;
+    return { line: low + 1, column: utf8Length(text, start, Math.max(start, offset)) + 1 };
+  };
+}
+
+/** The first place where the tree-sitter grammar could not read the file, in words. */
+function syntaxProblem(
+  root: Node,
+  text: string,
+): { code: 'hcl-syntax'; message: string; offset: number } | undefined {
+  if (!root.hasError) return undefined;
+  const found = firstError(root);
+  if (!found) return { code: 'hcl-syntax', message: 'the file is not valid HCL', offset: 0 };
+  // An unclosed construct is reported where it opens: the end tree-sitter says is missing is far away.
+  if (found.isMissing) {
+    let construct: Node | null = found.parent;
+    while (construct && UNCLOSED[construct.type] === undefined) construct = construct.parent;
+    if (construct)
+      return {
+        code: 'hcl-syntax',
+        message: UNCLOSED[construct.type] as string,
+        offset: construct.startIndex,
+      };
+    return { code: 'hcl-syntax', message: missingMessage(found.type), offset: found.startIndex };
+  }
+  const badEscape = invalidEscape(text, found.startIndex);
+  if (badEscape) return { code: 'hcl-syntax', ...badEscape };
+  const shown = found.text.split('\n')[0] ?? '';
+  return {
+    code: 'hcl-syntax',
+    message:
+      shown.trim() === ''
+        ? 'unexpected text'
+        : `unexpected ${JSON.stringify(shown.length > 40 ? `${shown.slice(0, 40)}…` : shown)}`,
+    offset: found.startIndex,
+  };
+}
+
+/** The innermost error: tree-sitter wraps what it skipped in ERROR nodes, the first inner one is closest. */
+function firstError(node: Node): Node | undefined {
+  if (!node.hasError && !node.isMissing) return undefined;
+  for (const child of children(node)) {
+    const found = firstError(child);
+    if (found) return found;
+  }
+  return node.isError || node.isMissing ? node : undefined;
+}
+
+/**
+ * The grammar does not say why a string stopped reading; the usual reason is a backslash escape HCL does
+ * not have (`"\d+"` instead of `"\\d+"`): look for one in a string on the line of the error.
+ */
+function invalidEscape(text: string, offset: number): { message: string; offset: number } | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
+  const quote = line.indexOf('"');
+  if (quote < 0) return undefined;
+  let end = quote + 1;
+  while (end < line.length && line[end] !== '"') end += line[end] === '\\' ? 2 : 1;
+  try {
+    decodeQuoted(text, lineStart + quote + 1, lineStart + Math.min(end, line.length));
+  } catch (error) {
+    if (error instanceof HclStringError && error.message.includes('escape'))
+      return { message: error.message, offset: error.offset };
+  }
+  return undefined;
+}
+
+/** What is not closed when tree-sitter finds the end of a construct missing, by the construct's node type. */
+const UNCLOSED: Record<string, string | undefined> = {
+  string_lit: 'a quoted string is not closed: it needs a " before the end of its line',
+  quoted_template: 'a quoted string is not closed: it needs a " before the end of its line',
+  block: 'a block is not closed: } is missing',
+  object: 'an object is not closed: } is missing',
+  tuple: 'a list is not closed: ] is missing',
+  heredoc_template: 'a heredoc is not closed: its marker is missing on a line of its own',
+  template_interpolation: 'an interpolation is not closed: } is missing',
+  function_call: 'a function call is not closed: ) is missing',
+};
+
+const missingMessage = (type: string): string =>
+  `${/^[a-z_]+$/.test(type) ? type.replaceAll('_', ' ') : JSON.stringify(type)} is missing`;
+
+/** The blocks of a file's (or a block's) body. */
+function blocksOf(node: Node): Node[] {
+  const body = node.type === 'body' ? node : namedChildren(node).find((child) => child.type === 'body');
+  return body ? namedChildren(body).filter((child) => child.type === 'block') : [];
+}
+
+/** The attributes of a block's body: name → value (an `expression` node). */
+function attributesOf(block: Node): Map<string, Node> {
+  const attributes = new Map<string, Node>();
+  const body = namedChildren(block).find((child) => child.type === 'body');
+  if (!body) return attributes;
+  for (const attribute of namedChildren(body)) {
+    if (attribute.type !== 'attribute') continue;
+    const [name, value] = namedChildren(attribute);
+    if (name && value) attributes.set(name.text, value);
+  }
+  return attributes;
+}
+
+/** A block's type (`resource`) and labels (`cloudflare_ruleset`, `custom`). */
+function header(block: Node, text: string): { type: string; labels: string[] } {
+  const [type, ...rest] = namedChildren(block);
+  const labels: string[] = [];
+  for (const label of rest) {
+    if (label.type === 'identifier') labels.push(label.text);
+    else if (label.type === 'string_lit') labels.push(quotedLiteral(label, text)?.value ?? label.text);
+    else break;
+  }
+  return { type: type?.text ?? '', labels };
+}
+
+function readResource(block: Node, text: string, out: TerraformExpression[]): void {
+  const { type, labels } = header(block, text);
+  const [resourceType, name] = labels;
+  if (type !== 'resource' || !RESOURCE_TYPES.includes(resourceType as ResourceType) || name === undefined)
+    return;
+  const address = `${resourceType}.${name}`;
+  const attributes = attributesOf(block);
+  if (resourceType === 'cloudflare_filter') {
+    const expression = attributes.get('expression');
+    if (expression)
+      out.push(
+        found(expression, text, {
+          address,
+          resourceType,
+          description: literalText(attributes.get('description'), text),
+          phase: 'firewall_rules',
+        }),
+      );
+    return;
+  }
+  const phase = literalText(attributes.get('phase'), text);
+  const base = { address, resourceType: 'cloudflare_ruleset' as const, phase };
+  let index = 0;
+  const rule = (members: Map<string, Node>, at: Node) => {
+    const name = `rules[${index++}]`;
+    const expression = members.get('expression');
+    const about = {
+      ...base,
+      rule: name,
+      ref: literalText(members.get('ref'), text),
+      description: literalText(members.get('description'), text),
+    };
+    // A rule without an expression is Terraform's to refuse (the attribute is required); it is reported
+    // there, not here.
+    if (expression) out.push(found(expression, text, about));
+    else if (at.type === 'expression') out.push(found(at, text, about, true));
+  };
+  // Provider 4: `rules { … }` blocks, and `dynamic "rules" { content { … } }`.
+  for (const inner of blocksOf(block)) {
+    const { type: innerType, labels: innerLabels } = header(inner, text);
+    if (innerType === 'rules') rule(attributesOf(inner), inner);
+    else if (innerType === 'dynamic' && innerLabels[0] === 'rules') {
+      const content = blocksOf(inner).find((candidate) => header(candidate, text).type === 'content');
+      if (content) rule(attributesOf(content), content);
+    }
+  }
+  // Provider 5: `rules = [{ … }, …]`. A list Terraform computes (a variable, a `for` expression) is reported
+  // as one expression that cannot be checked.
+  const list = attributes.get('rules');
+  if (list) {
+    const tuple = unwrap(list, ['collection_value', 'tuple']);
+    if (!tuple) {
+      out.push(found(list, text, { ...base, rule: 'rules' }));
+      return;
+    }
+    for (const item of namedChildren(tuple)) {
+      if (item.type !== 'expression') continue;
+      const object = unwrap(item, ['collection_value', 'object']);
+      // An item Terraform computes (`var.rule`) is one expression that cannot be checked.
+      rule(object ? objectMembers(object, text) : new Map(), object ?? item);
+    }
+  }
+}
+
+/** The members of an object constructor `{ key = value, … }` whose keys are names or literal strings. */
+function objectMembers(object: Node, text: string): Map<string, Node> {
+  const members = new Map<string, Node>();
+  for (const element of namedChildren(object)) {
+    if (element.type !== 'object_elem') continue;
+    const [key, value] = namedChildren(element);
+    if (!key || !value) continue;
+    const name = unwrap(key, ['variable_expr'])?.text ?? literalText(key, text);
+    if (name !== undefined) members.set(name, value);
+  }
+  return members;
+}
+
+/** Follows a chain of single children of the given types from an `expression` node. */
+function unwrap(node: Node, path: string[]): Node | undefined {
+  let current: Node | undefined = node;
+  for (const type of path) {
+    const next: Node | undefined = current && namedChildren(current)[0];
+    if (!next || next.type !== type) return undefined;
+    current = next;
+  }
+  return current;
+}
+
+/** The value of an attribute when it is a literal string (quoted or heredoc), else undefined. */
+function literalText(node: Node | undefined, text: string): string | undefined {
+  if (!node) return undefined;
+  try {
+    return literalOf(node, text)?.expression;
+  } catch {
+    return undefined;
+  }
+}
+
+function found(
+  node: Node,
+  text: string,
+  about: Omit<TerraformExpression, 'start' | 'end' | 'source' | 'literal'>,
+  computed = false,
+): TerraformExpression {
+  const literal = computed ? undefined : literalOf(node, text);
+  return {
+    ...about,
+    start: node.startIndex,
+    end: node.endIndex,
+    source: text.slice(node.startIndex, node.endIndex),
+    ...(literal ? { literal } : {}),
+  };
+}
+
+/** The string literal an `expression` node is, when it is one: quoted (`"…"`) or a heredoc. */
+function literalOf(node: Node, text: string): TerraformLiteral | undefined {
+  const string = unwrap(node, ['literal_value', 'string_lit']);
+  if (string) {
+    const decoded = quotedLiteral(string, text);
+    return decoded && quotedForm(decoded, string);
+  }
+  const template = unwrap(node, ['template_expr', 'heredoc_template']);
+  if (template) return heredocLiteral(template, text);
+  return undefined;
+}
+
+/** The content between a string_lit's quotes, decoded. */
+function quotedLiteral(string: Node, text: string): DecodedString | undefined {
+  const parts = children(string);
+  const open = parts[0];
+  const close = parts.at(-1);
+  if (open?.type !== 'quoted_template_start' || close?.type !== 'quoted_template_end') return undefined;
+  return decodeQuoted(text, open.endIndex, close.startIndex);
+}
+
+function quotedForm(decoded: DecodedString, string: Node): TerraformLiteral {
+  const from = string.startIndex + 1;
+  const to = string.endIndex - 1;
+  return {
+    form: 'quoted',
+    expression: decoded.value,
+    toFile: (offset) => decoded.map.toRaw(offset),
+    fromFile: (offset) => decoded.map.toValue(offset),
+    rewrite: (expression) => ({ start: from, end: to, text: quotedBody(expression) }),
+  };
+}
+
+/**
+ * A heredoc without interpolations or directives. Its lines run from the line after `<<MARKER` to the line
+ * of the closing marker; the marker's line, and the opening line, stay as they are when it is rewritten.
+ */
+function heredocLiteral(template: Node, text: string): TerraformLiteral | undefined {
+  const parts = children(template);
+  const start = parts[0];
+  const opening = parts[1];
+  const closing = parts.at(-1);
+  if (start?.type !== 'heredoc_start' || opening?.type !== 'heredoc_identifier') return undefined;
+  if (closing?.type !== 'heredoc_identifier' || closing === opening) return undefined;
+  if (parts.slice(2, -1).some((part) => part.type !== 'template_literal')) return undefined;
+  const indented = start.text === '<<-';
+  const newline = text.indexOf('\n', opening.endIndex);
+  const from = newline < 0 ? closing.startIndex : newline + 1;
+  const to = text.lastIndexOf('\n', closing.startIndex - 1) + 1;
+  const body = from <= to ? decodeHeredoc(text, from, to, indented) : undefined;
+  if (!body) return undefined;
+  const { value, map, indent } = body;
+  const expression = value.endsWith('\n') ? value.slice(0, -1) : value;
+  const crlf = text.slice(from, to).includes('\r\n');
+  const marker = opening.text;
+  return {
+    form: 'heredoc',
+    expression: expression.endsWith('\r') && crlf ? expression.slice(0, -1) : expression,
+    toFile: (offset) => map.toRaw(offset),
+    fromFile: (offset) => map.toValue(offset),
+    rewrite: (next) => {
+      const lines = next.split('\n');
+      // A line that reads as the closing marker would end the heredoc there: write a quoted string.
+      if (lines.some((line) => line.trim() === marker) || next.includes('\r'))
+        return { start: template.startIndex, end: template.endIndex, text: `"${quotedBody(next)}"` };
+      const written = heredocBody(`${next}\n`, indented ? indent : '');
+      return { start: from, end: to, text: crlf ? written.replaceAll('\n', '\r\n') : written };
+    },
+  };
+}

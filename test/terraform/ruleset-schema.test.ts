@@ -1,0 +1,44 @@
+// The example zone's rulesets (examples/zone/zone.json) exported for each provider: the configuration parses,
+// matches the description of that provider's schema, and reads back as the rules it was written from.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { terraformConfiguration } from '../../src/cli/export/terraform.js';
+import type { RulesetJson } from '../../src/service/rulesets/model.js';
+import { readTerraform } from '../../src/terraform/expressions.js';
+import { loadHclParser } from '../../src/terraform/parser.js';
+import { RULESET_SCHEMAS } from '../../src/terraform/ruleset-schema.js';
+import { configurable, readHcl, resource, rulesOf } from '../cli/export/read-hcl.js';
+import { schemaProblems } from './schema-check.js';
+
+const parser = await loadHclParser();
+const zone = JSON.parse(readFileSync(new URL('../../examples/zone/zone.json', import.meta.url), 'utf8'));
+const rulesets = zone.rulesets as RulesetJson[];
+const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
+
+describe("the example zone's rulesets as Terraform", () => {
+  for (const provider of ['5', '4'] as const) {
+    it(`provider ${provider}: parse, match the schema of ${RULESET_SCHEMAS[provider].versions}, read back`, async () => {
+      const { text, leftOut } = terraformConfiguration(ZONE, rulesets, provider);
+      expect(leftOut).toEqual([]);
+      expect(schemaProblems(parser, text, RULESET_SCHEMAS[provider])).toEqual([]);
+      const document = await readHcl(text);
+      for (const ruleset of rulesets)
+        expect(rulesOf(resource(document, ruleset.phase))).toEqual(configurable(ruleset.rules ?? []));
+      // cfrules validate finds every expression of the export, each in its ruleset's phase.
+      const found = readTerraform(parser, text).expressions;
+      expect(found.map((e) => [e.phase, e.literal?.expression])).toEqual(
+        rulesets.flatMap((ruleset) => (ruleset.rules ?? []).map((rule) => [ruleset.phase, rule.expression])),
+      );
+    });
+  }
+
+  it('the schema descriptions say which provider versions they are and where they were read from', () => {
+    for (const schema of Object.values(RULESET_SCHEMAS)) {
+      expect(schema.provider).toBe('cloudflare/cloudflare');
+      expect(schema.source.length).toBeGreaterThan(0);
+      expect(schema.members.rules).toBeDefined();
+    }
+    expect(RULESET_SCHEMAS['4'].members.rules).toMatchObject({ kind: 'block', nesting: 'list' });
+    expect(RULESET_SCHEMAS['5'].members.rules).toMatchObject({ kind: 'object', nesting: 'list' });
+  });
+});
