@@ -41,8 +41,10 @@ const chevrotainFastPropertiesLater = {
 // esbuild options shared by every bundle of the project: scripts/build.mjs (dist/), the CLI tests' build
 // (test/cli/build-once.ts) and the benchmarks (scripts/run-bench.mjs).
 // External (loaded from node_modules at run time): re2-wasm and web-tree-sitter load their .wasm files
-// relative to their own modules, better-sqlite3 its compiled addon, and fastify and yaml are CommonJS packages with requires that
-// an ESM bundle cannot keep; the last three are optional peers, required on first use (src/peers.ts). Only
+// relative to their own modules, better-sqlite3 its compiled addon, and fastify and yaml are CommonJS packages
+// with requires that an ESM bundle cannot keep; those three are optional peers, required on first use
+// (src/peers.ts); vscode-languageserver (CommonJS too) and its text documents are required by `cfrules lsp`
+// when it starts (src/lsp/protocol.ts). Only
 // chevrotain, the slow one to load unbundled, is bundled in.
 // Minified, because Node parses the whole text of every file it loads, and a short command such as
 // `cfrules validate` is mostly loading (issue 16): the bundles are about half as long, and `validate` runs
@@ -57,7 +59,15 @@ export const bundleOptions = {
   // CFRULES_BUILD_MINIFY=0 keeps names readable, for CPU profiles of the built CLI.
   minify: process.env.CFRULES_BUILD_MINIFY !== '0',
   sourcemap: true,
-  external: ['re2-wasm', 'web-tree-sitter', 'better-sqlite3', 'fastify', 'yaml'],
+  external: [
+    're2-wasm',
+    'web-tree-sitter',
+    'better-sqlite3',
+    'fastify',
+    'yaml',
+    'vscode-languageserver',
+    'vscode-languageserver-textdocument',
+  ],
   plugins: [jsonAsParse, chevrotainFastPropertiesLater],
 };
 

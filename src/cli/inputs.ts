@@ -206,7 +206,7 @@ export function forEachExpression(
 }
 
 /** `#` comments, or several lines that are each an expression: what `--file` reads. */
-function looksLikeRuleFile(text: string): boolean {
+export function looksLikeRuleFile(text: string): boolean {
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
   if (lines.some((line) => line.trimStart().startsWith('#'))) return true;
   return lines.length > 1 && lines.every((line) => parse(line).ast !== undefined);

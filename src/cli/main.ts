@@ -65,6 +65,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./commands/serve.js')).serveCommand,
   },
   {
+    name: 'lsp',
+    summary: 'run the language server for editors (Language Server Protocol over stdio)',
+    load: async () => (await import('./commands/lsp.js')).lspCommand,
+  },
+  {
     name: 'export',
     summary: "write a zone's rulesets as Terraform configuration, or the zone as a zone file",
     load: async () => (await import('./commands/export.js')).exportCommand,

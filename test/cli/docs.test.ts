@@ -103,12 +103,15 @@ describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
             replay: ['--zone', smallZone, '--requests', smallRequests, '--compare', smallZone],
             bench: ['--zone', smallZone, '--requests', smallRequests],
           };
+          // lsp takes no input on its command line (it stops when its standard input closes).
           const rest =
-            command.name === 'serve'
-              ? ['--config', 'no-such-config.yaml']
-              : command.name === 'export'
-                ? exported
-                : (engine[command.name] ?? expression);
+            command.name === 'lsp'
+              ? []
+              : command.name === 'serve'
+                ? ['--config', 'no-such-config.yaml']
+                : command.name === 'export'
+                  ? exported
+                  : (engine[command.name] ?? expression);
           const result = await cfrules([command.name, ...args, ...rest]);
           return { args: args.join(' '), ...result };
         });
@@ -181,6 +184,7 @@ function sampleValue(command: string, option: string): string {
     '--sample': '2',
     '--duration': '0.5',
     '--provider': '4',
+    '--clientProcessId': String(process.pid),
   };
   const value = samples[option];
   if (value === undefined) throw new Error(`docs.test.ts: add a sample value for ${option}`);

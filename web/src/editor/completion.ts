@@ -1,4 +1,5 @@
 import { autocompletion, type Completion, type CompletionContext } from '@codemirror/autocomplete';
+import { operatorExpected, VALUE_IN_QUOTES } from '../../../src/editor/completion-context.js';
 import { knownValues } from './known-values.js';
 import {
   customerFields,
@@ -31,11 +32,6 @@ function completionOf(info: NameInfo): Completion {
   };
 }
 
-/** After a complete operand (a name, `]`, `)`, a string or a set) and a space: an operator comes next. */
-const AFTER_OPERAND = /[\w.\])"}]\s+$/;
-/** Inside quotes right after `FIELD eq|ne|==|!=` or within `FIELD in {…`. */
-const VALUE_IN_QUOTES = /([a-z][\w.]*)(?:\[[^\]]*\])*\s*(?:eq|ne|==|!=|in\s*\{[^}]*)\s*"([^"]*)$/;
-
 export function completions(profile: () => Profile) {
   return autocompletion({
     activateOnTyping: true,
@@ -57,7 +53,7 @@ export function completions(profile: () => Profile) {
         if (!word && !context.explicit) return null;
         const prefix = before.slice(0, before.length - (context.pos - start));
         const current = profile();
-        if (AFTER_OPERAND.test(prefix) && !/\b(and|or|xor|not|in|eq|ne)\s+$/.test(prefix))
+        if (operatorExpected(prefix))
           return {
             from: start,
             options: operatorInfos(current).map(completionOf),

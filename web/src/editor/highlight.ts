@@ -6,43 +6,23 @@ import {
   ViewPlugin,
   type ViewUpdate,
 } from '@codemirror/view';
-import { tokenize } from '../../../src/lang/lexer.js';
+import { type TokenCategory, tokenCategories } from '../../../src/editor/token-categories.js';
 
 // Highlighting from the project's own lexer, so that the colours follow exactly what the parser reads
 // (contextual keywords, `r#"…"#` strings, a field followed by `(` being a call) rather than a second grammar.
 
-/** The CSS class of each token type of src/lang/tokens.ts. */
-const CLASS_OF_TOKEN: Record<string, string> = {
-  Identifier: 'cf-field',
-  LogicalOp: 'cf-keyword',
-  Not: 'cf-keyword',
-  Quantifier: 'cf-keyword',
-  ValueOp: 'cf-operator',
-  PatternOp: 'cf-operator',
-  In: 'cf-operator',
-  StringLit: 'cf-string',
-  RegexLit: 'cf-regex',
-  BareLit: 'cf-literal',
-  IndexNumber: 'cf-literal',
-  ListName: 'cf-list',
-  Star: 'cf-operator',
-  Invalid: 'cf-invalid',
+const marks = new Map<TokenCategory, Decoration>();
+const markOf = (category: TokenCategory): Decoration => {
+  const known = marks.get(category);
+  if (known) return known;
+  const mark = Decoration.mark({ class: `cf-${category}` });
+  marks.set(category, mark);
+  return mark;
 };
-
-const marks = new Map(
-  Object.entries(CLASS_OF_TOKEN).map(([name, cls]) => [name, Decoration.mark({ class: cls })]),
-);
-const functionMark = Decoration.mark({ class: 'cf-function' });
 
 function decorations(text: string): DecorationSet {
   const builder = new RangeSetBuilder<Decoration>();
-  const { tokens } = tokenize(text);
-  tokens.forEach((token, i) => {
-    const name = token.tokenType.name;
-    let mark = marks.get(name);
-    if (name === 'Identifier' && tokens[i + 1]?.tokenType.name === 'LParen') mark = functionMark;
-    if (mark && token.end > token.startOffset) builder.add(token.startOffset, token.end, mark);
-  });
+  for (const { start, end, category } of tokenCategories(text)) builder.add(start, end, markOf(category));
   return builder.finish();
 }
 
