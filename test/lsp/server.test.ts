@@ -309,6 +309,7 @@ describe('cfrules lsp on Terraform files', () => {
     '    expression = "http.host eq \\"caf\\u00e9\\" and http.hots eq \\"x\\""',
     '  }, {',
     '    action     = "block"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Terraform's interpolation, not JavaScript's
     '    expression = "${var.path} and ssl"',
     '  }, {',
     '    action     = "log"',
@@ -327,6 +328,7 @@ describe('cfrules lsp on Terraform files', () => {
     const lines = TERRAFORM.split('\n');
     const at = (line: number, text: string) => ({ line, character: (lines[line] as string).indexOf(text) });
     expect(diagnostics.map((d) => [d.code, d.range.start])).toEqual([
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Terraform's interpolation, not JavaScript's
       ['unchecked-expression', at(8, '"${var.path}')],
       ['unknown-identifier', at(5, 'http.hots')],
       ['impossible-comparison', at(12, '"fr"')],
