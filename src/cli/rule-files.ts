@@ -139,7 +139,7 @@ function readJsonFile(name: string, path: string | undefined, text: string, bom:
   const fail: (what: string) => never = (what) => {
     throw new UsageError(`${name}: ${what}`, path === undefined ? undefined : { file: path });
   };
-  const add = (expression: string, kind: 'filter' | 'rewrite', field: string, about: RuleInfo) => {
+  const add: Add = (expression, kind, field, about, pointer) => {
     const object: RuleObject | undefined =
       about.object && kind === 'filter'
         ? { ...about.object, locate: (pointer) => strings.locatePointer(pointer) }
@@ -154,7 +154,7 @@ function readJsonFile(name: string, path: string | undefined, text: string, bom:
       expression,
       kind,
       phase: about.phase,
-      ...strings.claim(expression),
+      ...strings.claim(expression, pointer),
       ...(object ? { object } : {}),
     });
   };
@@ -186,8 +186,8 @@ function readJsonFile(name: string, path: string | undefined, text: string, bom:
         about.object = { kind: 'ruleset-rule', value: rule, pointer: `${root}/rules/${index}`, index };
       if (typeof rule.expression !== 'string')
         fail(`rule ${about.rule} of the ruleset has no "expression" string`);
-      add(rule.expression, 'filter', 'expression', about);
-      addRewrites(rule, about, add);
+      add(rule.expression, 'filter', 'expression', about, `${root}/rules/${index}/expression`);
+      addRewrites(rule, about, add, `${root}/rules/${index}`);
     }
   } else if (isObject(body) && (isObject(body.filter) || typeof body.expression === 'string')) {
     readLegacyItem(body, 0, root, add, fail); // one filter or firewall rule, as GET …/filters/ID returns it
@@ -205,7 +205,14 @@ interface RuleInfo {
   object?: Omit<RuleObject, 'locate'>;
 }
 
-type Add = (expression: string, kind: 'filter' | 'rewrite', field: string, about: RuleInfo) => void;
+/** Takes one expression of the file: its kind, its field in the rule, the rule, and its JSON pointer. */
+type Add = (
+  expression: string,
+  kind: 'filter' | 'rewrite',
+  field: string,
+  about: RuleInfo,
+  pointer: string,
+) => void;
 
 /** A filter (`{id, expression}`) or a firewall rule (`{id, filter: {id, expression}, action}`). */
 function readLegacyItem(
@@ -223,15 +230,15 @@ function readLegacyItem(
       about.description = filter.description;
     if (typeof filter.expression !== 'string')
       fail(`the filter of firewall rule ${about.rule} has no "expression" string`);
-    add(filter.expression as string, 'filter', 'filter.expression', about);
+    add(filter.expression as string, 'filter', 'filter.expression', about, `${pointer}/filter/expression`);
   } else if (typeof item.expression === 'string') {
     // A filter, or a ruleset rule given without its ruleset (it has an action, and no known phase).
     const about =
       'action' in item ? ruleInfo(item, index, undefined) : ruleInfo(item, index, 'firewall_rules', 'filter');
     const kind = 'action' in item ? 'ruleset-rule' : 'filter';
     about.object = { kind, value: item, pointer, index };
-    add(item.expression, 'filter', 'expression', about);
-    addRewrites(item, about, add);
+    add(item.expression, 'filter', 'expression', about, `${pointer}/expression`);
+    addRewrites(item, about, add, pointer);
   } else {
     fail(`item #${index + 1} has neither "expression" nor "filter": ${expectedShapes}`);
   }
@@ -253,7 +260,7 @@ function ruleInfo(
 }
 
 /** Rewrite expressions of URL rewrites, header modifications and dynamic redirects. */
-function addRewrites(rule: JsonObject, about: RuleInfo, add: Add): void {
+function addRewrites(rule: JsonObject, about: RuleInfo, add: Add, pointer: string): void {
   const parameters = rule.action_parameters;
   if (!isObject(parameters)) return;
   const at = (value: Json | undefined, ...keys: string[]): Json | undefined => {
@@ -261,16 +268,24 @@ function addRewrites(rule: JsonObject, about: RuleInfo, add: Add): void {
     for (const key of keys) current = isObject(current) ? current[key] : undefined;
     return current;
   };
-  const rewrite = (value: Json | undefined, field: string) => {
-    if (typeof value === 'string') add(value, 'rewrite', `action_parameters.${field}`, about);
+  // `keys` are the members from action_parameters to the expression: its field and its JSON pointer.
+  const rewrite = (value: Json | undefined, keys: string[]) => {
+    if (typeof value !== 'string') return;
+    const escaped = keys.map((key) => key.replaceAll('~', '~0').replaceAll('/', '~1'));
+    const where = `${pointer}/action_parameters/${escaped.join('/')}`;
+    add(value, 'rewrite', `action_parameters.${keys.join('.')}`, about, where);
   };
-  rewrite(at(parameters, 'uri', 'path', 'expression'), 'uri.path.expression');
-  rewrite(at(parameters, 'uri', 'query', 'expression'), 'uri.query.expression');
+  rewrite(at(parameters, 'uri', 'path', 'expression'), ['uri', 'path', 'expression']);
+  rewrite(at(parameters, 'uri', 'query', 'expression'), ['uri', 'query', 'expression']);
   const headers = parameters.headers;
   if (isObject(headers))
     for (const [header, change] of Object.entries(headers))
-      rewrite(at(change, 'expression'), `headers.${header}.expression`);
-  rewrite(at(parameters, 'from_value', 'target_url', 'expression'), 'from_value.target_url.expression');
+      rewrite(at(change, 'expression'), ['headers', header, 'expression']);
+  rewrite(at(parameters, 'from_value', 'target_url', 'expression'), [
+    'from_value',
+    'target_url',
+    'expression',
+  ]);
 }
 
 /**
@@ -289,16 +304,35 @@ class JsonStrings {
   ) {}
 
   /**
-   * Where `expression` is written: a function that maps offsets into it to positions in the file (line 1
-   * if not found), and the literal's extent.
+   * Where `expression`, the value at JSON pointer `pointer`, is written: a function that maps offsets into
+   * it to positions in the file (line 1 if not found), and the literal's extent. The pointer tells it from
+   * an equal string elsewhere (a description that reads as the expression).
    */
-  claim(expression: string): Pick<ExpressionEntry, 'locate' | 'written'> {
-    const literal = this.find(expression);
+  claim(expression: string, pointer: string): Pick<ExpressionEntry, 'locate' | 'written'> {
+    const literal = this.at(jsonPointerOffset(this.text, pointer), expression) ?? this.find(expression);
     if (!literal) return { locate: () => ({ line: 1, column: 1 }) };
     return {
       locate: (offset) => this.position(rawOffset(this.text, literal.start + 1, literal.end - 1, offset)),
       written: { start: this.base + literal.start, end: this.base + literal.end, json: true },
     };
+  }
+
+  /** The literal starting at `offset`, if it holds `value`. */
+  private at(offset: number, value: string) {
+    this.literals ??= scanStrings(this.text);
+    const literals = this.literals;
+    // The literals are in document order: a binary search by start.
+    let low = 0;
+    let high = literals.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (literals[middle].start < offset) low = middle + 1;
+      else high = middle;
+    }
+    const literal = literals[low];
+    if (!literal || literal.start !== offset || literal.value !== value) return undefined;
+    literal.used = true;
+    return literal;
   }
 
   /** The first unused literal holding `value`, looking after the previous one first (document order). */

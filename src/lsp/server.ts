@@ -18,6 +18,9 @@ import { readSettings, type Settings } from './settings.js';
 // reach the connection: a feature that fails answers nothing and logs why, so bad input cannot stop the
 // server.
 
+/** How long the first diagnostics wait for the client's settings. */
+const SETTINGS_WAIT_MS = 1000;
+
 export interface ServerOptions {
   /** The kinds of document read (REGION_FINDERS by default: .cfrules files and JSON rules files; allFinders adds Terraform). */
   finders?: readonly RegionFinder[];
@@ -121,7 +124,13 @@ export function startLanguageServer(connection: Connection, options: ServerOptio
     };
   });
   connection.onInitialized(() => {
-    if (pullsConfiguration) settingsRead = pullSettings();
+    // A client that never answers must not hold the diagnostics back: after a second, they go out with
+    // the settings known so far (and again when the answer comes).
+    if (pullsConfiguration)
+      settingsRead = Promise.race([
+        pullSettings(),
+        new Promise<void>((resolve) => setTimeout(resolve, SETTINGS_WAIT_MS).unref()),
+      ]);
   });
   connection.onDidChangeConfiguration((change) => {
     const pushed = (change.settings as { cfrules?: unknown } | null | undefined)?.cfrules;

@@ -157,6 +157,23 @@ describe.concurrent('cfrules validate --file', { timeout: 30_000 }, () => {
     expect(result.stdout).toContain('Filter parsing error (1:25):\nhttp.host eq "été" and\n');
   });
 
+  it('points at the expression, not at an equal string before it (a description that reads as the expression)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfrules-validate-'));
+    try {
+      const expression = 'http.host eq \\"a\\" and';
+      const file = join(dir, 'rules.json');
+      writeFileSync(
+        file,
+        `{"phase": "http_request_firewall_custom", "rules": [\n  {"description": "${expression}", "action": "block",\n   "expression": "${expression}"}\n]}\n`,
+      );
+      const result = await validate(['-f', file]);
+      // Line 3, where "expression" is: its text starts at column 19, and the error is at its end.
+      expect(result.stdout).toContain(`${file}:3:41: error[expected-identifier]`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads firewall rules in the API envelope, with phase firewall_rules by default', async () => {
     const { code, json } = await report(['-f', example('firewall-rules.json')]);
     expect(code).toBe(0);

@@ -41,7 +41,8 @@ export interface TestClient {
   close(): Promise<number | null>;
 }
 
-export async function startClient(settings: Record<string, unknown> = {}): Promise<TestClient> {
+/** `settings`: what the client answers to workspace/configuration; `'never'`: it never answers. */
+export async function startClient(settings: Record<string, unknown> | 'never' = {}): Promise<TestClient> {
   const error = inject('cliBuildError');
   if (error) throw new Error(`the CLI could not be bundled (test/cli/build-once.ts):\n${error}`);
   const child = spawn(process.execPath, [bin, 'lsp', '--stdio'], { cwd: root });
@@ -67,7 +68,9 @@ export async function startClient(settings: Record<string, unknown> = {}): Promi
       waiter.resolve(params);
     } else published.push(params);
   });
-  connection.onRequest(ConfigurationRequest.type, (params) => params.items.map(() => settings));
+  connection.onRequest(ConfigurationRequest.type, (params) =>
+    settings === 'never' ? new Promise<never>(() => {}) : params.items.map(() => settings),
+  );
   connection.listen();
   const initialize = await connection.sendRequest(InitializeRequest.type, {
     processId: process.pid,

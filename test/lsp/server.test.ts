@@ -373,3 +373,13 @@ describe('cfrules lsp on Terraform files', () => {
     expect(applyEdits(TERRAFORM, edits)).toBe(TERRAFORM.replace('"fr"', '"FR"'));
   });
 });
+
+describe('cfrules lsp with a client that never answers the settings request', () => {
+  it('still publishes diagnostics', async () => {
+    const client = await startClient('never');
+    const uri = 'file:///work/waiting.cfrules';
+    await client.open(uri, 'cfrules', 'http.hots eq "a"');
+    expect((await client.diagnostics(uri)).diagnostics.map((d) => d.code)).toEqual(['unknown-identifier']);
+    expect(await client.close()).toBe(0);
+  });
+});
