@@ -1,7 +1,8 @@
 /**
  * The language server's answers (issue 25: within 20 ms for a 4,096-character expression and a 2,000-line
- * rules file). Two documents: a .cfrules file holding one expression of 4,096 characters, and a JSON
- * ruleset of 2,000 lines (its expressions with `\"` and `\u00e9` escapes). For each, every feature is timed
+ * Terraform file). Three documents: a .cfrules file holding one expression of 4,096 characters, a JSON
+ * ruleset of 2,000 lines (its expressions with `\"` and `\u00e9` escapes), and a Terraform file of 2,000
+ * lines (provider 5 rulesets, expressions in quoted strings with escapes and in indented heredocs). For each, every feature is timed
  * as the server runs it (src/lsp/features/*, on the document's analysis), with bench/measure.ts:
  *
  * - "change → diagnostics": a new version of the document (one character changed in one expression, back
@@ -29,7 +30,9 @@ import { lsp, TextDocument } from '../src/lsp/protocol.js';
 import { expressionFileFinder } from '../src/lsp/regions/expression-file.js';
 import { jsonRulesFinder } from '../src/lsp/regions/json-rules.js';
 import type { RegionFinder } from '../src/lsp/regions/region.js';
+import { terraformFinder } from '../src/lsp/regions/terraform.js';
 import { startLanguageServer } from '../src/lsp/server.js';
+import { loadHclParser } from '../src/terraform/parser.js';
 import { machineDescription } from './machine.js';
 import { expectTally, measure, type Timing } from './measure.js';
 import { publish } from './results.js';
@@ -80,6 +83,49 @@ function rulesFile(): string {
   return write();
 }
 
+/**
+ * Terraform of 2,000 lines exactly: `cloudflare_ruleset` resources of provider 5 (rules as a list), each
+ * rule's expression a quoted string with escapes or an indented heredoc, as configurations write them.
+ */
+function terraformFile(): string {
+  const lines: string[] = [];
+  const rule = (i: number): string[] =>
+    i % 2 === 0
+      ? [
+          '    {',
+          `      ref         = "rule-${i}"`,
+          `      description = "rule ${i}: café"`,
+          `      action      = "${i % 3 === 0 ? 'block' : 'managed_challenge'}"`,
+          `      expression  = "(http.request.uri.path contains \\"/caf\\u00e9/${i}\\" and http.user_agent contains \\"q${i}\\") or ip.src in {192.0.2.${i % 250}}"`,
+          '    },',
+        ]
+      : [
+          '    {',
+          `      ref         = "rule-${i}"`,
+          '      action      = "log"',
+          '      expression  = <<-EOT',
+          `        lower(http.request.uri.path) matches "^/api/v${i}/"`,
+          '          and http.request.method eq "POST"',
+          '      EOT',
+          '    },',
+        ];
+  for (let resource = 0; lines.length < 2000; resource++) {
+    lines.push(`resource "cloudflare_ruleset" "custom_${resource}" {`);
+    lines.push('  zone_id = var.zone_id');
+    lines.push(`  name    = "custom rules ${resource}"`);
+    lines.push('  kind    = "zone"');
+    lines.push('  phase   = "http_request_firewall_custom"');
+    lines.push('  rules = [');
+    for (let i = 0; i < 40; i++) lines.push(...rule(resource * 40 + i));
+    lines.push('  ]', '}', '');
+  }
+  // Cut at a resource's end, then padded with comment lines to exactly 2,000.
+  const end = lines.lastIndexOf('', 1999);
+  const kept = lines.slice(0, end + 1);
+  while (kept.length < 2000) kept.push('# padding');
+  return `${kept.join('\n')}\n`;
+}
+
 interface Subject {
   name: string;
   uri: string;
@@ -90,13 +136,17 @@ interface Subject {
   at: { hover: number; complete: number; call: number; edit: number };
 }
 
-function subjects(): Subject[] {
+function subjects(terraform: RegionFinder): Subject[] {
   const expression = longExpression();
   if (expression.length !== 4096) throw new Error(`the expression is ${expression.length} characters`);
   const json = rulesFile();
   const lines = json.split('\n').length - 1;
   if (lines !== 2000) throw new Error(`the rules file has ${lines} lines`);
   const middle = json.indexOf('"expression"', json.length / 2);
+  const tf = terraformFile();
+  const tfLines = tf.split('\n').length - 1;
+  if (tfLines !== 2000) throw new Error(`the Terraform file has ${tfLines} lines`);
+  const tfMiddle = tf.indexOf('expression', tf.length / 2);
   return [
     {
       name: '4,096-character expression (.cfrules)',
@@ -122,6 +172,19 @@ function subjects(): Subject[] {
         complete: json.indexOf('http.request.uri.path', middle) + 8,
         call: json.indexOf('lower(', middle) + 8,
         edit: json.indexOf('/api/v', middle) + 6,
+      },
+    },
+    {
+      name: '2,000-line Terraform file',
+      uri: 'file:///bench/main.tf',
+      languageId: 'terraform',
+      finder: terraform,
+      text: tf,
+      at: {
+        hover: tf.indexOf('http.request.uri.path', tfMiddle) + 5,
+        complete: tf.indexOf('http.request.uri.path', tfMiddle) + 8,
+        call: tf.indexOf('lower(', tfMiddle) + 8,
+        edit: tf.indexOf('/api/v', tfMiddle) + 6,
       },
     },
   ];
@@ -222,6 +285,7 @@ async function measureRoundTrips(subject: Subject): Promise<Row[]> {
   const toClient = new PassThrough();
   startLanguageServer(
     lsp.createConnection(new lsp.StreamMessageReader(toServer), new lsp.StreamMessageWriter(toClient)),
+    { finders: [subject.finder] },
   );
   const client = lsp.createProtocolConnection(
     new lsp.StreamMessageReader(toClient),
@@ -344,7 +408,7 @@ const ms = (ns: number) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns /
 
 const machine = machineDescription();
 const rows: Row[] = [];
-for (const subject of subjects()) {
+for (const subject of subjects(terraformFinder(await loadHclParser()))) {
   rows.push(...measureFeatures(subject));
   rows.push(...(await measureRoundTrips(subject)));
 }

@@ -9,7 +9,7 @@ import { hover } from './features/hover.js';
 import { SEMANTIC_TOKENS_LEGEND, semanticTokens } from './features/semantic-tokens.js';
 import { signatureHelp } from './features/signature-help.js';
 import { lsp, TextDocument } from './protocol.js';
-import { finderFor, REGION_FINDERS } from './regions/finders.js';
+import { allFinders, finderFor, REGION_FINDERS } from './regions/finders.js';
 import type { RegionFinder } from './regions/region.js';
 import { readSettings, type Settings } from './settings.js';
 
@@ -22,7 +22,7 @@ import { readSettings, type Settings } from './settings.js';
 const SETTINGS_WAIT_MS = 1000;
 
 export interface ServerOptions {
-  /** The kinds of document read (REGION_FINDERS by default: .cfrules files and JSON rules files). */
+  /** The kinds of document read (REGION_FINDERS by default: .cfrules files and JSON rules files; allFinders adds Terraform). */
   finders?: readonly RegionFinder[];
 }
 
@@ -177,6 +177,10 @@ export function startLanguageServer(connection: Connection, options: ServerOptio
 }
 
 /** The server on standard input and output (`cfrules lsp`). */
-export function startStdioServer(): void {
-  startLanguageServer(lsp.createConnection(lsp.ProposedFeatures.all, process.stdin, process.stdout));
+/** The server on standard input and output, reading every kind of document (Terraform files included). */
+export async function startStdioServer(): Promise<void> {
+  const finders = await allFinders();
+  startLanguageServer(lsp.createConnection(lsp.ProposedFeatures.all, process.stdin, process.stdout), {
+    finders,
+  });
 }

@@ -4,6 +4,7 @@ import {
   type DecodedString,
   decodeHeredoc,
   decodeQuoted,
+  escapeTemplates,
   HclStringError,
   heredocBody,
   quotedBody,
@@ -67,6 +68,12 @@ export interface TerraformLiteral {
   fromFile(offset: number): number;
   /** The text that replaces `[start, end)` of the file so that the literal holds `expression` instead. */
   rewrite(expression: string): { start: number; end: number; text: string };
+  /**
+   * How a piece of the expression is written inside the literal, where it replaces part of it (an editor's
+   * completion or fix, or the whole expression formatted): escaped for a quoted string; for a heredoc, its
+   * template sequences escaped and each new line indented as the heredoc's lines are.
+   */
+  encode(piece: string): string;
 }
 
 /** A problem with the file itself: HCL that does not parse, a literal HCL refuses. */
@@ -457,6 +464,7 @@ function quotedForm(decoded: DecodedString, string: Node): TerraformLiteral {
     toFile: (offset) => decoded.map.toRaw(offset),
     fromFile: (offset) => decoded.map.toValue(offset),
     rewrite: (expression) => ({ start: from, end: to, text: quotedBody(expression) }),
+    encode: quotedBody,
   };
 }
 
@@ -495,5 +503,7 @@ function heredocLiteral(template: Node, text: string): TerraformLiteral | undefi
       const written = heredocBody(`${next}\n`, indented ? indent : '');
       return { start: from, end: to, text: crlf ? written.replaceAll('\n', '\r\n') : written };
     },
+    encode: (piece) =>
+      escapeTemplates(piece).replaceAll('\n', `${crlf ? '\r\n' : '\n'}${indented ? indent : ''}`),
   };
 }

@@ -74,7 +74,8 @@ export function heredocBody(value: string, indent: string): string {
     .join('');
 }
 
-const escapeTemplates = (text: string): string => text.replace(/([$%])(?=\{)/g, '$1$1');
+/** `${` and `%{` written as HCL writes them literally (`$${`, `%%{`). */
+export const escapeTemplates = (text: string): string => text.replace(/([$%])(?=\{)/g, '$1$1');
 
 /**
  * Unicode text is read back in Normalization Form C: HCL normalizes every string literal (escapes

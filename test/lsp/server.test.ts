@@ -291,6 +291,89 @@ describe('cfrules lsp on JSON rules files', () => {
   });
 });
 
+describe('cfrules lsp on Terraform files', () => {
+  let client: TestClient;
+  beforeAll(async () => {
+    client = await startClient({ plan: 'enterprise' });
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  const TERRAFORM = [
+    'resource "cloudflare_ruleset" "custom" {',
+    '  zone_id = var.zone_id',
+    '  phase   = "http_request_firewall_custom"',
+    '  rules = [{',
+    '    action     = "block"',
+    '    expression = "http.host eq \\"caf\\u00e9\\" and http.hots eq \\"x\\""',
+    '  }, {',
+    '    action     = "block"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Terraform's interpolation, not JavaScript's
+    '    expression = "${var.path} and ssl"',
+    '  }, {',
+    '    action     = "log"',
+    '    expression = <<-EOT',
+    '      http.request.uri.path == "/a" && ip.src.country eq "fr"',
+    '    EOT',
+    '  }]',
+    '}',
+    '',
+  ].join('\n');
+
+  it('checks each literal expression of a ruleset at its place, through the escapes, and says which it cannot', async () => {
+    const uri = 'file:///work/main.tf';
+    await client.open(uri, 'terraform', TERRAFORM);
+    const { diagnostics } = await client.diagnostics(uri);
+    const lines = TERRAFORM.split('\n');
+    const at = (line: number, text: string) => ({ line, character: (lines[line] as string).indexOf(text) });
+    expect(diagnostics.map((d) => [d.code, d.range.start])).toEqual([
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Terraform's interpolation, not JavaScript's
+      ['unchecked-expression', at(8, '"${var.path}')],
+      ['unknown-identifier', at(5, 'http.hots')],
+      ['impossible-comparison', at(12, '"fr"')],
+    ]);
+    expect(diagnostics[0]?.severity).toBe(2); // a warning
+  });
+
+  it('formats inside the quoted string and the heredoc, written as HCL writes them', async () => {
+    const uri = 'file:///work/format.tf';
+    const text = TERRAFORM.replace('http.hots', 'http.host').replace('"fr"', '"FR"');
+    await client.open(uri, 'terraform', text);
+    const edits = await client.connection.sendRequest(DocumentFormattingRequest.type, {
+      textDocument: { uri },
+      options: { tabSize: 2, insertSpaces: true },
+    });
+    expect(applyEdits(text, edits ?? [])).toBe(
+      text.replace(
+        '      http.request.uri.path == "/a" && ip.src.country eq "FR"',
+        '      http.request.uri.path eq "/a" and ip.src.country eq "FR"',
+      ),
+    );
+  });
+
+  it('completes field names inside a heredoc and fixes a lint there', async () => {
+    const uri = 'file:///work/complete.tf';
+    await client.open(uri, 'terraform', TERRAFORM);
+    const completion = await client.connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri },
+      position: { line: 12, character: '      http.req'.length },
+    });
+    const items = Array.isArray(completion) ? completion : (completion?.items ?? []);
+    expect(items.map((item) => item.label)).toContain('http.request.uri.path');
+    const { diagnostics } = await client.diagnostics(uri);
+    const lint = diagnostics.filter((d) => d.code === 'impossible-comparison');
+    const actions = await client.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range: (lint[0] as Diagnostic).range,
+      context: { diagnostics: lint },
+    });
+    const action = actions?.find((a) => 'edit' in a);
+    const edits = (action as { edit: { changes: Record<string, TextEdit[]> } }).edit.changes[uri] ?? [];
+    expect(applyEdits(TERRAFORM, edits)).toBe(TERRAFORM.replace('"fr"', '"FR"'));
+  });
+});
+
 describe('cfrules lsp with a client that never answers the settings request', () => {
   it('still publishes diagnostics', async () => {
     const client = await startClient('never');

@@ -17,14 +17,17 @@ fields, functions, operators and known values, hover documentation, signature
 help, formatting, quick fixes and semantic tokens (see docs/editors.md).
 
 It reads .cfrules files (one expression per line, # comments, or one
-expression over several lines) and JSON rules files as the Cloudflare API
+expression over several lines), JSON rules files as the Cloudflare API
 returns them (filters, firewall rules, rulesets), where each expression
-string is checked.
+string is checked, and Terraform files (.tf), where each expression of a
+cloudflare_ruleset rule or a cloudflare_filter is checked for the
+resource's phase.
 
 Settings (workspace configuration, section cfrules):
   cfrules.plan     the zone's plan: free, pro, business or enterprise
   cfrules.phase    where the expressions run, e.g. http_request_firewall_custom
-                   or firewall_rules; a JSON ruleset's own phase wins
+                   or firewall_rules; the phase a JSON ruleset or a Terraform
+                   resource states wins
 
 Options:
       --stdio                 talk over standard input and output (the default;
@@ -39,7 +42,7 @@ The server runs until the editor sends exit, or closes its standard input.
     const { positionals } = parseCommandLine(args, lspOptions);
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     const { startStdioServer } = await import('../../lsp/server.js');
-    startStdioServer();
+    await startStdioServer();
     // The connection keeps the process alive; vscode-languageserver ends it on `exit`.
     return new Promise<number>(() => {});
   },

@@ -42,8 +42,8 @@ export function lspDiagnostic(document: TextDocument, region: Region, diagnostic
 export function documentDiagnostics(document: TextDocument, analysis: DocumentAnalysis): LspDiagnostic[] {
   const out: LspDiagnostic[] = analysis.scan.problems.map((problem) => ({
     range: { start: document.positionAt(problem.start), end: document.positionAt(problem.end) },
-    severity: lsp.DiagnosticSeverity.Error,
-    code: 'document',
+    severity: problem.severity === 'warning' ? lsp.DiagnosticSeverity.Warning : lsp.DiagnosticSeverity.Error,
+    code: problem.code ?? 'document',
     source: DIAGNOSTIC_SOURCE,
     message: problem.message,
   }));

@@ -1,6 +1,6 @@
 import type { ExpressionKind } from '../../check/validate.js';
 
-// The document model of the language server. A document (a .cfrules file, an API JSON rules file, later a
+// The document model of the language server. A document (a .cfrules file, an API JSON rules file, a
 // Terraform file) is text in which some ranges are expressions of the Rules language: regions. Every
 // feature works on a region's decoded text with the library, then maps offsets back into the document. A
 // kind of file is added by writing a RegionFinder for it (./finders.ts lists them); nothing else changes.
@@ -27,11 +27,18 @@ export interface Region {
   encode(text: string): string;
 }
 
-/** Something wrong with the document itself (not one of its expressions): malformed JSON, say. */
+/**
+ * Something about the document itself (not one of its expressions): malformed JSON, say (an error), or an
+ * expression that cannot be checked (a warning).
+ */
 export interface DocumentProblem {
   start: number;
   end: number;
   message: string;
+  /** `error` unless said. */
+  severity?: 'error' | 'warning';
+  /** The diagnostic's code: `document` unless said. */
+  code?: string;
 }
 
 export interface RegionScan {

@@ -1,0 +1,53 @@
+import { readTerraform } from '../../terraform/expressions.js';
+import type { HclParser } from '../../terraform/parser.js';
+import type { DocumentProblem, Region, RegionFinder } from './region.js';
+
+// A Terraform file, read by the HCL reader `cfrules validate` uses (src/terraform/): each `expression` of a
+// `cloudflare_ruleset` rule or a `cloudflare_filter` that is a literal string (quoted or heredoc) is a
+// region, checked for the resource's `phase` (`firewall_rules` for a filter), with offsets mapped through
+// HCL's escapes and a heredoc's indentation both ways. An expression Terraform computes (an interpolation,
+// a reference, a function call) cannot be checked, and the editor says so where it is written.
+
+/** The finder over a loaded HCL parser (loading it is asynchronous: `cfrules lsp` does it as it starts). */
+export function terraformFinder(parser: HclParser): RegionFinder {
+  return {
+    name: 'Terraform',
+    accepts: ({ uri, languageId }) =>
+      languageId === 'terraform' || languageId === 'hcl' || /\.tf$/i.test(uri),
+    find(text) {
+      const file = readTerraform(parser, text);
+      const regions: Region[] = [];
+      const problems: DocumentProblem[] = [];
+      for (const found of file.expressions) {
+        const literal = found.literal;
+        if (!literal) {
+          problems.push({
+            start: found.start,
+            end: found.end,
+            severity: 'warning',
+            code: 'unchecked-expression',
+            message: `the expression of ${found.address}${found.rule ? ` (${found.rule})` : ''} is computed by Terraform, so it cannot be checked before Terraform runs`,
+          });
+          continue;
+        }
+        const { expression } = literal;
+        regions.push({
+          text: expression,
+          start: literal.toFile(0),
+          end: literal.toFile(expression.length),
+          kind: 'filter',
+          ...(found.phase === undefined ? {} : { phase: found.phase }),
+          toDocument: literal.toFile,
+          fromDocument: (offset) => literal.fromFile(offset),
+          encode: literal.encode,
+        });
+      }
+      if (file.problem) {
+        const at = Math.min(file.problem.offset, text.length);
+        problems.push({ start: at, end: Math.min(at + 1, text.length), message: file.problem.message });
+      }
+      regions.sort((a, b) => a.start - b.start);
+      return { regions, problems };
+    },
+  };
+}
