@@ -294,6 +294,8 @@ function addRewrites(rule: JsonObject, about: RuleInfo, add: Add, pointer: strin
  */
 class JsonStrings {
   private literals?: { start: number; end: number; value: string; used: boolean }[];
+  /** How many literals hold each value. */
+  private counts?: Map<string, number>;
   private cursor = 0;
   private lineStarts?: number[];
 
@@ -309,12 +311,28 @@ class JsonStrings {
    * an equal string elsewhere (a description that reads as the expression).
    */
   claim(expression: string, pointer: string): Pick<ExpressionEntry, 'locate' | 'written'> {
-    const literal = this.at(jsonPointerOffset(this.text, pointer), expression) ?? this.find(expression);
+    // Found by value; by pointer only when another string holds the same value, since following a pointer
+    // reads the text from its start (for every expression of a large file, that adds up).
+    const literal =
+      (this.isRepeated(expression)
+        ? this.at(jsonPointerOffset(this.text, pointer), expression)
+        : undefined) ?? this.find(expression);
     if (!literal) return { locate: () => ({ line: 1, column: 1 }) };
     return {
       locate: (offset) => this.position(rawOffset(this.text, literal.start + 1, literal.end - 1, offset)),
       written: { start: this.base + literal.start, end: this.base + literal.end, json: true },
     };
+  }
+
+  /** Whether more than one string literal of the text holds `value`. */
+  private isRepeated(value: string): boolean {
+    if (!this.counts) {
+      this.literals ??= scanStrings(this.text);
+      this.counts = new Map();
+      for (const literal of this.literals)
+        this.counts.set(literal.value, (this.counts.get(literal.value) ?? 0) + 1);
+    }
+    return (this.counts.get(value) ?? 0) > 1;
   }
 
   /** The literal starting at `offset`, if it holds `value`. */

@@ -11,9 +11,12 @@ import type { Node, Parser, Tree } from 'web-tree-sitter';
 
 export type { Node, Tree } from 'web-tree-sitter';
 
-/** A loaded parser: `parse` reads one file's text into a syntax tree. */
+/**
+ * A loaded parser: `parse` reads one file's text into a syntax tree; given the tree of the text before an
+ * edit (already told of the edit, `Tree.edit`), it reuses what the edit left alone.
+ */
 export interface HclParser {
-  parse(text: string): Tree;
+  parse(text: string, previous?: Tree): Tree;
 }
 
 let loading: Promise<HclParser> | undefined;
@@ -36,8 +39,8 @@ async function load(): Promise<HclParser> {
   const parser: Parser = new treeSitter.Parser();
   parser.setLanguage(language);
   return {
-    parse(text) {
-      const tree = parser.parse(text);
+    parse(text, previous) {
+      const tree = parser.parse(text, previous);
       if (tree === null) throw new Error('tree-sitter returned no tree');
       return tree;
     },

@@ -2,7 +2,7 @@
 // Finding the rule expressions of Terraform files (src/terraform/expressions.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readTerraform } from '../../src/terraform/expressions.js';
+import { readTerraform, TerraformDocument } from '../../src/terraform/expressions.js';
 import { loadHclParser } from '../../src/terraform/parser.js';
 import { quotedBody } from '../../src/terraform/strings.js';
 
@@ -170,5 +170,66 @@ resource "aws_instance" "ignored" {
     const problem = read('resource "cloudflare_ruleset" "a" {\n  rules {\n    expression = "x"\n').problem;
     expect(problem).toMatchObject({ code: 'hcl-syntax', position: { line: 2, column: 3 } });
     expect(problem?.message).toBe('a block is not closed: } is missing');
+  });
+});
+
+describe('a Terraform file being edited (TerraformDocument: each version parsed from the tree of the one before)', () => {
+  const START = `resource "cloudflare_ruleset" "custom" {
+  phase = "http_request_firewall_custom"
+  rules = [{
+    action     = "block"
+    expression = "http.host eq \\"caf\\u00e9\\" and ssl"
+  }, {
+    action     = "log"
+    expression = <<-EOT
+      http.request.uri.path eq "/a"
+    EOT
+  }]
+}
+resource "cloudflare_filter" "old" {
+  expression = "\${var.x}"
+}
+`;
+  /** What a reading finds, in a form that compares. */
+  const found = (file: ReturnType<typeof read>) => ({
+    expressions: file.expressions.map(({ address, rule, phase, start, end, source, literal }) => ({
+      address,
+      rule,
+      phase,
+      start,
+      end,
+      source,
+      expression: literal?.expression,
+      mapped: literal && [0, literal.expression.length].map(literal.toFile),
+    })),
+    problem: file.problem,
+  });
+
+  it('finds after every edit what a reading of the whole new text finds', () => {
+    const edit = fc.record({
+      at: fc.nat(),
+      remove: fc.nat({ max: 6 }),
+      insert: fc.string({
+        unit: fc.constantFrom('a', ' ', '"', '\\', '\n', '{', '}', '=', '$', 'é', '#'),
+        maxLength: 4,
+      }),
+    });
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 12 }), (edits) => {
+        const document = new TerraformDocument(parser);
+        let text = START;
+        try {
+          expect(found(document.read(text))).toEqual(found(read(text)));
+          for (const { at, remove, insert } of edits) {
+            const from = at % (text.length + 1);
+            text = text.slice(0, from) + insert + text.slice(Math.min(text.length, from + remove));
+            expect(found(document.read(text))).toEqual(found(read(text)));
+          }
+        } finally {
+          document.dispose();
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { readTerraform } from '../../terraform/expressions.js';
+import { TerraformDocument } from '../../terraform/expressions.js';
 import type { HclParser } from '../../terraform/parser.js';
 import type { DocumentProblem, Region, RegionFinder } from './region.js';
 
@@ -8,14 +8,31 @@ import type { DocumentProblem, Region, RegionFinder } from './region.js';
 // HCL's escapes and a heredoc's indentation both ways. An expression Terraform computes (an interpolation,
 // a reference, a function call) cannot be checked, and the editor says so where it is written.
 
+/** Documents whose syntax tree is kept for the next version's incremental parse, the most recent last. */
+const KEPT_DOCUMENTS = 32;
+
 /** The finder over a loaded HCL parser (loading it is asynchronous: `cfrules lsp` does it as it starts). */
 export function terraformFinder(parser: HclParser): RegionFinder {
+  // Each document's last tree, so that a keystroke reparses around the edit only (TerraformDocument).
+  const documents = new Map<string, TerraformDocument>();
+  const documentOf = (uri: string): TerraformDocument => {
+    let document = documents.get(uri);
+    if (document) documents.delete(uri);
+    else document = new TerraformDocument(parser);
+    documents.set(uri, document);
+    if (documents.size > KEPT_DOCUMENTS) {
+      const [oldest, forgotten] = documents.entries().next().value as [string, TerraformDocument];
+      forgotten.dispose();
+      documents.delete(oldest);
+    }
+    return document;
+  };
   return {
     name: 'Terraform',
     accepts: ({ uri, languageId }) =>
       languageId === 'terraform' || languageId === 'hcl' || /\.tf$/i.test(uri),
-    find(text) {
-      const file = readTerraform(parser, text);
+    find(text, uri) {
+      const file = documentOf(uri).read(text);
       const regions: Region[] = [];
       const problems: DocumentProblem[] = [];
       for (const found of file.expressions) {
