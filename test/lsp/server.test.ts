@@ -336,6 +336,29 @@ describe('cfrules lsp on Terraform files', () => {
     expect(diagnostics[0]?.severity).toBe(2); // a warning
   });
 
+  it("shows Cloudflare's error text under the exact characters of an expression inside a heredoc", async () => {
+    const uri = 'file:///work/heredoc.tf';
+    const expression = 'http.request.uri.path eq "/é" and http.hots eq "x"';
+    const text = [
+      'resource "cloudflare_filter" "old" {',
+      '  expression = <<-EOT',
+      `      ${expression}`,
+      '  EOT',
+      '}',
+      '',
+    ].join('\n');
+    await client.open(uri, 'terraform', text);
+    const { diagnostics } = await client.diagnostics(uri);
+    const expected = validate(expression).diagnostics[0];
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]?.message).toBe(`${expected?.message}\nhint: ${expected?.hint}`);
+    const start = `      ${expression}`.indexOf('http.hots');
+    expect(diagnostics[0]?.range).toEqual({
+      start: { line: 2, character: start },
+      end: { line: 2, character: start + 'http.hots'.length },
+    });
+  });
+
   it('formats inside the quoted string and the heredoc, written as HCL writes them', async () => {
     const uri = 'file:///work/format.tf';
     const text = TERRAFORM.replace('http.hots', 'http.host').replace('"fr"', '"FR"');
