@@ -11,6 +11,7 @@ describe('region finders', () => {
     expect(finderFor({ uri: 'file:///a/rules.cfrules', languageId: 'plaintext' })).toBe(expressionFileFinder);
     expect(finderFor({ uri: 'untitled:1', languageId: 'cfrules' })).toBe(expressionFileFinder);
     expect(finderFor({ uri: 'file:///a/rules.json', languageId: 'json' })).toBe(jsonRulesFinder);
+    // Terraform files are read once the HCL parser has loaded (allFinders, test/lsp/server.test.ts).
     expect(finderFor({ uri: 'file:///a/main.tf', languageId: 'terraform' })).toBeUndefined();
   });
 
@@ -24,6 +25,10 @@ describe('region finders', () => {
     expect(whole.regions.map((r) => [r.text, r.start, r.end])).toEqual([
       ['http.host eq "a"\n  and ssl', 0, 26],
     ]);
+    // A line being typed that starts as JSON does is still a line of expressions (it was read as JSON,
+    // and threw: found by the property test of test/lsp/robustness.test.ts).
+    const typed = expressionFileFinder.find('{\r\n# c\n', '');
+    expect(typed.regions.map((r) => [r.text, r.start])).toEqual([['{', 0]]);
   });
 
   it('read the expressions of JSON rules, rewrites included, with the phase the file states', () => {

@@ -14,8 +14,9 @@ export const expressionFileFinder: RegionFinder = {
   find(text) {
     const bom = text.startsWith('\uFEFF') ? 1 : 0;
     if (looksLikeRuleFile(text.slice(bom))) {
-      // readRuleFile reads a text file without throwing: one entry per expression line.
-      const regions: Region[] = readRuleFile('', undefined, text).flatMap((entry) =>
+      // Read as a text file whatever its first character (a line being typed may start with `{`): one entry
+      // per expression line, never a throw.
+      const regions: Region[] = readRuleFile('', undefined, text, true).flatMap((entry) =>
         entry.written ? [plainRegion(entry.expression, entry.written.start, 'filter')] : [],
       );
       return { regions, problems: [] };
