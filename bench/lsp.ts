@@ -136,6 +136,17 @@ interface Subject {
   at: { hover: number; complete: number; call: number; edit: number };
 }
 
+/** Where to ask in a file of many rules: in the first rule written after `from`. */
+function placesAfter(text: string, from: number): Subject['at'] {
+  const path = text.indexOf('http.request.uri.path', from);
+  return {
+    hover: path + 5,
+    complete: path + 8,
+    call: text.indexOf('lower(', from) + 8,
+    edit: text.indexOf('/api/v', from) + 6,
+  };
+}
+
 function subjects(terraform: RegionFinder): Subject[] {
   const expression = longExpression();
   if (expression.length !== 4096) throw new Error(`the expression is ${expression.length} characters`);
@@ -167,12 +178,7 @@ function subjects(terraform: RegionFinder): Subject[] {
       languageId: 'json',
       finder: jsonRulesFinder,
       text: json,
-      at: {
-        hover: json.indexOf('http.request.uri.path', middle) + 5,
-        complete: json.indexOf('http.request.uri.path', middle) + 8,
-        call: json.indexOf('lower(', middle) + 8,
-        edit: json.indexOf('/api/v', middle) + 6,
-      },
+      at: placesAfter(json, middle),
     },
     {
       name: '2,000-line Terraform file',
@@ -180,12 +186,7 @@ function subjects(terraform: RegionFinder): Subject[] {
       languageId: 'terraform',
       finder: terraform,
       text: tf,
-      at: {
-        hover: tf.indexOf('http.request.uri.path', tfMiddle) + 5,
-        complete: tf.indexOf('http.request.uri.path', tfMiddle) + 8,
-        call: tf.indexOf('lower(', tfMiddle) + 8,
-        edit: tf.indexOf('/api/v', tfMiddle) + 6,
-      },
+      at: placesAfter(tf, tfMiddle),
     },
   ];
 }

@@ -68,11 +68,19 @@ export function compiledRules<Rule extends ManagedRule>(
       // The catalogue's tests check every pattern in full; every process need not parse them again.
       checkRegexes: false,
     };
+    // The values the index tests, built from their source text once however many rules name them.
+    const values = catalogueValueBuilder(options);
     compiled = ruleset.rules.map((rule) => {
       let filter = filtersByExpression.get(rule.expression);
       if (!filter) {
         const label = `${ruleset.name}: rule ${rule.id} (${rule.description})`;
-        filter = managedFilter(rule.expression, options, label, catalogueConditions[rule.id]);
+        const known = catalogueConditions[rule.id];
+        filter = managedFilter(
+          rule.expression,
+          options,
+          label,
+          known === undefined ? undefined : { condition: known, values },
+        );
         filtersByExpression.set(rule.expression, filter);
       }
       return { rule, filter };
@@ -81,9 +89,6 @@ export function compiledRules<Rule extends ManagedRule>(
   }
   return compiled as readonly CompiledRule<Rule>[];
 }
-
-/** Builds the values the index tests from their source text, once however many rules name them. */
-let valueBuilder: ValueBuilder | undefined;
 
 /**
  * A catalogue rule's filter: checked when its tree is first needed (at once without a known condition),
@@ -94,7 +99,7 @@ function managedFilter(
   expression: string,
   options: CompileOptions,
   label: string,
-  known: ConditionData | undefined,
+  known: { condition: ConditionData; values: ValueBuilder } | undefined,
 ): Filter | FilterWithCondition {
   let ast: TypedExpression | undefined;
   const tree = (): TypedExpression => {
@@ -139,8 +144,7 @@ function managedFilter(
     },
   };
   if (known === undefined) return managed;
-  valueBuilder ??= catalogueValueBuilder(options);
-  return Object.assign(managed, { knownCondition: conditionFromData(known, valueBuilder) });
+  return Object.assign(managed, { knownCondition: conditionFromData(known.condition, known.values) });
 }
 
 /**
