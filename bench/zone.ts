@@ -2,7 +2,9 @@
  * A whole zone per request (issue 12): a zone of 1,000 typical firewall rules, evaluated by the indexed
  * program (src/engine/program) against rule-by-rule evaluation in the same run; and what compiling 10,000
  * rules costs in time and memory.
- * Usage: npm run bench:zone [-- --write]
+ * `--against REV` adds issue 26's figure: a request read from a JSON line (JSON.parse, readSampleRequest) and
+ * decided by the 1,000-rule zone, this code against the code at git revision REV (bench/revision.ts).
+ * Usage: npm run bench:zone [-- --write] [-- --against REV]
  */
 import { compileZone } from '../src/engine/index.js';
 import { ruleByRuleMatcher } from '../src/engine/matcher.js';
@@ -13,6 +15,7 @@ import { cloudflareScheme } from '../src/scheme/scheme.js';
 import { machineDescription } from './machine.js';
 import { expectTally, measurePair } from './measure.js';
 import { publish } from './results.js';
+import { compareWithRevision, type Metric, measureIfChild } from './revision.js';
 
 const machine = machineDescription();
 
@@ -77,7 +80,7 @@ function zoneOf(count: number) {
 }
 
 /** Traffic as a zone sees it: mostly requests no rule matches, some that match one. */
-const requests: SampleRequest[] = [
+const requestDocuments = [
   { url: 'https://example.com/', clientIp: '203.0.113.7', country: 'US' },
   { url: 'https://example.com/index.html?utm_source=news', clientIp: '192.0.2.44', country: 'FR' },
   { url: 'https://example.com/products/42', clientIp: '2001:db8:ffff::9', country: 'DE' },
@@ -86,21 +89,45 @@ const requests: SampleRequest[] = [
   { url: 'https://example.com/api/v1/orders?limit=10', clientIp: '198.51.100.77', country: 'JP' },
   { url: 'https://example.com/blog/2026/11/hello-world', clientIp: '203.0.113.250', country: 'CA' },
   { url: 'https://example.com/admin3/', clientIp: '10.3.21.9', country: 'CN', method: 'DELETE' },
-].map(({ url, clientIp, country, method }) => {
-  const read = readSampleRequest({
-    method: method ?? 'GET',
-    url,
-    clientIp,
-    headers: [
-      [
-        'User-Agent',
-        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0',
-      ],
-      ['Accept', 'text/html'],
-      ['Accept-Language', 'en-US,en;q=0.5'],
+].map(({ url, clientIp, country, method }) => ({
+  method: method ?? 'GET',
+  url,
+  clientIp,
+  headers: [
+    [
+      'User-Agent',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0',
     ],
-    edge: { country },
-  });
+    ['Accept', 'text/html'],
+    ['Accept-Language', 'en-US,en;q=0.5'],
+  ],
+  edge: { country },
+}));
+
+/**
+ * Issue 26's figure, measured on this code and on the code at `--against REV` alike: a request as a log
+ * line holds it, read (JSON.parse, readSampleRequest) and decided by the zone without a trace, as replay
+ * and `cfrules test` do. The action is consumed (a request that does not read counts as nothing).
+ */
+const ZONE_METRICS: Record<string, Metric> = {
+  decide: {
+    prepare: (library) => {
+      const compiled = library.compileZone(zoneOf(1000));
+      if (!compiled.ok) throw new Error('the generated zone does not compile');
+      const lines = requestDocuments.map((document) => JSON.stringify(document));
+      let line = 0;
+      return () => {
+        const read = library.readSampleRequest(JSON.parse(lines[line++ % lines.length] as string));
+        return read.ok ? compiled.zone.simulate(read.request, { trace: false }).action : undefined;
+      };
+    },
+  },
+};
+const ZONE_ROWS = [{ id: 'zone-1000-rules', expr: '' }];
+if (await measureIfChild(ZONE_ROWS, ZONE_METRICS)) process.exit(0);
+
+const requests: SampleRequest[] = requestDocuments.map((document) => {
+  const read = readSampleRequest(document);
   if (!read.ok) throw new Error(JSON.stringify(read.problems));
   return read.request;
 });
@@ -158,6 +185,8 @@ gc?.();
 const heapPerRule = (process.memoryUsage().heapUsed - heapBefore) / 10_000;
 void bigIndex;
 
+const against = compareWithRevision(ZONE_ROWS, Object.keys(ZONE_METRICS));
+
 const us = (ns: number) => `${(ns / 1000).toFixed(2)} µs`;
 const met = (ok: boolean) => (ok ? 'met' : '**missed**');
 const speedup = (pair: { ratio: number }) => 1 / pair.ratio;
@@ -196,4 +225,17 @@ does so when it builds no trace, as replay and \`cfrules test\` run it; with a t
 trace, so each is asked, as in the second row) and runs the few candidates. A value that many rules test
 (the zone's own host in 83 rules) is recognised as broad, so that a rule testing it and a path is indexed
 by its path. Run to run on this shared 2-vCPU VM the ratios move by about ±10%.
-`);
+${against ? againstSection(against) : ''}`);
+
+/** Issue 26, item 5: the 1,000-rule zone at half the cost per request of the code at REV. */
+function againstSection(comparison: NonNullable<typeof against>): string {
+  const pair = comparison.rows[0]?.pairs.decide;
+  if (!pair) return '';
+  return `
+**Against ${comparison.revision}** (\`--against ${comparison.revision}\`): a request read from a JSON line
+(\`JSON.parse\`, \`readSampleRequest\`) and decided by the 1,000-rule zone without a trace, each version bundled
+alike and measured in processes of its own, alternately (${comparison.rounds} rounds; the ratio is the median
+of the rounds' ratios): ${us(pair.before)} then, ${us(pair.now)} now, ${(1 / pair.ratio).toFixed(2)}× faster
+(target 2×: ${met(pair.ratio <= 0.5)}).
+`;
+}

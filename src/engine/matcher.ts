@@ -11,11 +11,20 @@ export interface RuleMatcher {
   /** For one request: does filter `index` (its position in the list compiled) match? */
   forRequest(context: RequestContext): (index: number) => boolean;
   /**
-   * For one request, 1 for each filter that may match and 0 for those that cannot (absent: any may);
-   * computed anew at each call. The engine, when it builds no trace, passes over the 0s without asking
-   * and runs the others' filters itself.
+   * For one request, the filters that may match (absent: any may), computed anew at each call. The
+   * engine, when it builds no trace, passes over the others without asking and runs these filters itself.
    */
-  candidates?(context: RequestContext): Uint8Array;
+  candidates?(context: RequestContext): Candidates;
+}
+
+/** The filters that may match a request: 1 or 0 per filter, and the indices of the 1s (in no order). */
+export interface Candidates {
+  readonly marks: Uint8Array;
+  /**
+   * A zone's filters are mostly ruled out: a thousand-rule zone leaves a few dozen candidates, which the
+   * engine visits without passing over the rest.
+   */
+  readonly indices: readonly number[];
 }
 
 /** Every filter run in full when asked: the reference the indexed program is tested against. */

@@ -80,7 +80,7 @@ describe("the managed catalogue's data (src/engine/managed/catalogue.json, regex
     // The same filters as the index sees a rule without a known condition: it reads the tree.
     const fromTrees = filters.map(({ expression, ast, match }) => ({ expression, ast, match }));
     const candidatesOf = (matcher: RuleMatcher) => (context: RequestContext) =>
-      (matcher.candidates as NonNullable<RuleMatcher['candidates']>)(context);
+      (matcher.candidates as NonNullable<RuleMatcher['candidates']>)(context).marks;
     const fromTable = candidatesOf(indexedMatcher(filters));
     const fromAst = candidatesOf(indexedMatcher(fromTrees as never));
     const entries = [...attackCorpus(), ...ordinaryCorpus().slice(0, 600)];

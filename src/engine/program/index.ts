@@ -3,7 +3,7 @@ import type { RequestContext } from '../../eval/context.js';
 import { TextScanner } from '../../eval/text-scan.js';
 import type { IpAddress, IpRange } from '../../scheme/ip.js';
 import { asciiLower, type Value } from '../../scheme/values.js';
-import type { RuleMatcher } from '../matcher.js';
+import type { Candidates, RuleMatcher } from '../matcher.js';
 import {
   type Condition,
   conditionOf,
@@ -74,6 +74,8 @@ interface TextIndex {
 class IndexedProgram {
   /** 1 for rules without a condition: candidates for every request. */
   private readonly always: Uint8Array;
+  /** Their indices. */
+  private readonly alwaysIndices: number[] = [];
   private readonly equals: { read: Reader; values: Map<string, number[]> }[] = [];
   private readonly ips: { read: Reader; index: IpIndex }[] = [];
   private readonly readers = new Map<string, Reader>();
@@ -106,6 +108,7 @@ class IndexedProgram {
           : undefined;
       if (!condition || condition.some(holdsAlmostAlways)) {
         this.always[rule] = 1;
+        this.alwaysIndices.push(rule);
         return;
       }
       for (const atom of condition) {
@@ -161,28 +164,28 @@ class IndexedProgram {
   forRequest(context: RequestContext): (index: number) => boolean {
     let candidates: Uint8Array | undefined;
     return (index) => {
-      candidates ??= this.candidates(context);
+      candidates ??= this.candidates(context).marks;
       return candidates[index] === 1 && (this.filters[index] as Filter).match(context);
     };
   }
 
-  /** 1 for the rules the request may match: those without a condition, and those an index names. */
-  candidates(context: RequestContext): Uint8Array {
-    const marks = this.always.slice();
+  /** The rules the request may match: those without a condition, and those an index names. */
+  candidates(context: RequestContext): Candidates {
+    const found = new CandidateMarks(this.always.slice(), this.alwaysIndices.slice());
     for (const { read, values } of this.equals) {
       // A value tested element by element (`any(X[*] eq …)`) is an array: each element is looked up.
       forEachText(read(context), (value) => {
         const rules = values.get(value);
-        if (rules) for (const rule of rules) marks[rule] = 1;
+        if (rules) for (const rule of rules) found.mark(rule);
       });
     }
     for (const { read, index } of this.ips) {
       const value = read(context);
       if (value === undefined || typeof value !== 'object' || !('family' in value)) continue;
-      for (const rule of index.find(value as IpAddress)) marks[rule] = 1;
+      for (const rule of index.find(value as IpAddress)) found.mark(rule);
     }
-    if (this.text) this.scanTexts(this.text, context, marks);
-    return marks;
+    if (this.text) this.scanTexts(this.text, context, found);
+    return found;
   }
 
   /**
@@ -190,7 +193,7 @@ class IndexedProgram {
    * the number of pieces it is an element of: chains of transformations mostly leave a value as it is, so
    * the same few texts make up most pieces.
    */
-  private scanTexts(index: TextIndex, context: RequestContext, marks: Uint8Array): void {
+  private scanTexts(index: TextIndex, context: RequestContext, found: CandidateMarks): void {
     const piecesOfText = new Map<string, number[]>();
     for (let piece = 0; piece < this.pieces.length; piece++) {
       forEachText((this.pieces[piece] as Reader)(context), (text) => {
@@ -211,12 +214,12 @@ class IndexedProgram {
         if (foundIn[literal] !== number) {
           foundIn[literal] = number;
           for (const { piece, rules } of anywhere[literal] as PieceRules[])
-            if (owners[piece] === number) for (const rule of rules) marks[rule] = 1;
+            if (owners[piece] === number) for (const rule of rules) found.mark(rule);
         }
         for (const use of placed[literal] as TextUse[]) {
           if (owners[use.piece] !== number) continue;
           const at = use.place === 'start' ? end - (scanner.literals[literal] as string).length : end;
-          if (at === (use.place === 'start' ? 0 : text.length)) marks[use.rule] = 1;
+          if (at === (use.place === 'start' ? 0 : text.length)) found.mark(use.rule);
         }
       });
     }
@@ -226,6 +229,20 @@ class IndexedProgram {
     this.owners.fill(0);
     this.text?.foundIn.fill(0);
     this.scanned = 0;
+  }
+}
+
+/** Candidates as they are found: each rule's mark, and the marked rules listed once each. */
+class CandidateMarks implements Candidates {
+  constructor(
+    readonly marks: Uint8Array,
+    readonly indices: number[],
+  ) {}
+
+  mark(rule: number): void {
+    if (this.marks[rule] === 1) return;
+    this.marks[rule] = 1;
+    this.indices.push(rule);
   }
 }
 

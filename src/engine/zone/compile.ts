@@ -41,6 +41,15 @@ export function matcherFor(filters: readonly Filter[], options: CompileZoneOptio
   return options.matcher === 'rule-by-rule' ? ruleByRuleMatcher(filters) : indexedMatcher(filters);
 }
 
+/** Filter index → position among the firewall rules (-1: not a firewall rule's, or invalid). */
+function positionsOf(firewallRules: readonly FirewallRuleStep[], filters: number): Int32Array {
+  const positions = new Int32Array(filters).fill(-1);
+  firewallRules.forEach((rule, position) => {
+    if (rule.index >= 0) positions[rule.index] = position;
+  });
+  return positions;
+}
+
 export function compileProgram(
   json: unknown,
   options: CompileZoneOptions = {},
@@ -75,7 +84,7 @@ class ZoneCompiler {
     const migration = this.zone.waf_migration;
     const program: ZoneProgram = {
       firewallRules,
-      firewallIndices: Int32Array.from(firewallRules, (rule) => rule.index),
+      firewallPositions: positionsOf(firewallRules, this.filters.length),
       entryPoints,
       newWaf: migration === undefined || migration.new_waf_status === 'enabled',
     };

@@ -65,8 +65,11 @@ export interface ManagedExecution {
 
 export interface ZoneProgram {
   firewallRules: FirewallRuleStep[];
-  /** The filter index of each firewall rule, in the same order: a tight loop passes over ruled-out ones. */
-  firewallIndices: Int32Array;
+  /**
+   * The position in firewallRules of each filter that is a firewall rule's, -1 for the others: the engine
+   * visits the candidates of a request in their order without passing over the rules ruled out.
+   */
+  firewallPositions: Int32Array;
   /** Entry points by stage. */
   entryPoints: Partial<Record<Stage, RulesetProgram>>;
   /** Whether the new WAF (managed phase) and the previous WAF run, from the migration state. */

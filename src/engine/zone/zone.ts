@@ -43,8 +43,9 @@ function zoneOf(
       const tracing = simulateOptions.trace !== false;
       // Without a trace, the rules the index rules out need not even be looked at.
       const candidates = tracing ? undefined : matcher.candidates?.(context);
-      const match = candidates
-        ? (index: number) => candidates[index] === 1 && (filters[index] as Filter).match(context)
+      const marks = candidates?.marks;
+      const match = marks
+        ? (index: number) => marks[index] === 1 && (filters[index] as Filter).match(context)
         : matcher.forRequest(context);
       const run = new RequestRun(program, context, match, tracing, candidates);
       return run.run();

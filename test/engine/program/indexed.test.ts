@@ -30,6 +30,10 @@ function matching(expressions: string[], json: Record<string, unknown>): number[
   const reference = ruleByRuleMatcher(filters).forRequest(contextOf(json));
   const answers = filters.map((_, i) => indexed(i));
   expect(answers).toEqual(filters.map((_, i) => reference(i)));
+  // The candidates' list names each marked rule once, and only those (the engine visits it alone).
+  const candidates = indexedMatcher(filters).candidates?.(contextOf(json));
+  const marked = [...(candidates?.marks ?? [])].flatMap((mark, i) => (mark === 1 ? [i] : []));
+  expect([...(candidates?.indices ?? [])].sort((a, b) => a - b)).toEqual(marked);
   return answers.flatMap((answer, i) => (answer ? [i] : []));
 }
 
@@ -211,6 +215,41 @@ describe('the indexed program and rule-by-rule evaluation', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it("visit candidates in the rules' order beyond the first 32 rules", () => {
+    // Priorities reverse the file order, and the candidates sit in several 32-rule words of positions.
+    const zone = {
+      firewall_rules: Array.from({ length: 100 }, (_, i) => ({
+        id: `r${i}`,
+        action: 'log',
+        priority: 100 - i,
+        filter: {
+          expression:
+            i % 7 === 0
+              ? `http.request.uri.path contains "/x${i % 3}"`
+              : i % 11 === 0
+                ? 'http.request.uri.path matches "^/x"'
+                : `http.request.uri.path eq "/none${i}"`,
+        },
+      })),
+    };
+    const compiled = compileZone(zone);
+    if (!compiled.ok) throw new Error('zone');
+    for (const url of ['https://a.example/x0', 'https://a.example/x1/x2', 'https://a.example/y']) {
+      const read = readSampleRequest({ url });
+      if (!read.ok) throw new Error('request');
+      const lean = compiled.zone.simulate(read.request, { trace: false });
+      const full = compiled.zone.simulate(read.request);
+      expect(lean.matched.map((rule) => rule.id)).toEqual(full.matched.map((rule) => rule.id));
+    }
+    const read = readSampleRequest({ url: 'https://a.example/x1/x2' });
+    if (!read.ok) throw new Error('request');
+    // Every rule i with i % 7 === 0 and i % 3 in {1, 2}, and the regex rules, highest i (priority 1) first.
+    const expected = Array.from({ length: 100 }, (_, i) => 99 - i)
+      .filter((i) => (i % 7 === 0 && i % 3 !== 0) || (i % 7 !== 0 && i % 11 === 0))
+      .map((i) => `r${i}`);
+    expect(compiled.zone.simulate(read.request, { trace: false }).matched.map((r) => r.id)).toEqual(expected);
   });
 
   it('give the same simulations of random zones, with and without a trace', () => {

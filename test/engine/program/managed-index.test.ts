@@ -101,7 +101,7 @@ describe('the managed rulesets through the indexed program', () => {
     const commands = numbered('932230');
     // A PHP function is called with "(".
     const phpCalls = numbered('933151');
-    const candidates = (url: string) => indexed.candidates?.(contextOf({ url })) as Uint8Array;
+    const candidates = (url: string) => indexed.candidates?.(contextOf({ url })).marks as Uint8Array;
     const ordinary = candidates('https://e.example/item?id=12345&lang=en-US&ref=spring-sale');
     expect([ordinary[commands], ordinary[phpCalls]]).toEqual([0, 0]);
     const attack = candidates('https://e.example/item?id=1;c%22at%20/etc/passwd&f=system(1)');
