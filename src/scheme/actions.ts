@@ -26,16 +26,42 @@ export const BYPASS_PRODUCTS = [
   'waf',
 ] as const;
 
-/** Phases whose rulesets cfrules stores, checks and simulates. */
+/**
+ * The zone-level phases of the application layer whose entry points and custom rulesets cfrules stores and
+ * checks, in Cloudflare's order of evaluation (request phases, then response phases). The managed phases
+ * that run Cloudflare's own rulesets only (DDoS, Super Bot Fight Mode, sensitive data in responses) are
+ * not among them.
+ */
 export const RULESET_PHASES = [
+  'http_request_dynamic_redirect',
+  'http_request_transform',
+  'http_request_origin',
+  'http_request_cache_settings',
+  'http_config_settings',
   'http_request_firewall_custom',
-  'http_request_firewall_managed',
   'http_ratelimit',
+  'http_request_firewall_managed',
+  'http_request_late_transform',
+  'http_custom_errors',
+  'http_response_headers_transform',
+  'http_response_compression',
+  'http_log_custom_fields',
 ] as const;
 export type RulesetPhase = (typeof RULESET_PHASES)[number];
 
 export const isRulesetPhase = (phase: string): phase is RulesetPhase =>
   (RULESET_PHASES as readonly string[]).includes(phase);
+
+/** The phases the engine runs a request through (docs/engine.md); the others are stored and checked. */
+export const SIMULATED_PHASES = [
+  'http_request_firewall_custom',
+  'http_ratelimit',
+  'http_request_firewall_managed',
+] as const satisfies readonly RulesetPhase[];
+export type SimulatedPhase = (typeof SIMULATED_PHASES)[number];
+
+export const isSimulatedPhase = (phase: string): phase is SimulatedPhase =>
+  (SIMULATED_PHASES as readonly string[]).includes(phase);
 
 /** Every action of ruleset rules known here; each phase allows some (PHASE_ACTIONS). */
 export const RULE_ACTIONS = [
@@ -46,12 +72,30 @@ export const RULE_ACTIONS = [
   'log',
   'skip',
   'execute',
+  'rewrite',
+  'redirect',
+  'route',
+  'set_cache_settings',
+  'set_config',
+  'serve_error',
+  'compress_response',
+  'log_custom_field',
 ] as const;
 export type RuleAction = (typeof RULE_ACTIONS)[number];
 
 export const PHASE_ACTIONS: Readonly<Record<RulesetPhase, readonly RuleAction[]>> = {
+  http_request_dynamic_redirect: ['redirect'],
+  http_request_transform: ['rewrite'],
+  http_request_origin: ['route'],
+  http_request_cache_settings: ['set_cache_settings'],
+  http_config_settings: ['set_config'],
   http_request_firewall_custom: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'],
+  http_ratelimit: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'],
   // Managed rules are deployed, not written: execute a catalogue ruleset, or skip some of it.
   http_request_firewall_managed: ['execute', 'skip'],
-  http_ratelimit: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'],
+  http_request_late_transform: ['rewrite'],
+  http_custom_errors: ['serve_error'],
+  http_response_headers_transform: ['rewrite'],
+  http_response_compression: ['compress_response'],
+  http_log_custom_fields: ['log_custom_field'],
 };

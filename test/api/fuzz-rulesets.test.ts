@@ -11,6 +11,7 @@ import {
 } from '../../src/engine/managed/index.js';
 import type { RulesetJson } from '../../src/service/rulesets/model.js';
 import { type Envelope, freshHarnessPerTest, type Harness, ZONES, zonePath } from './harness.js';
+import { RULE_OF_PHASE } from './phase-rules.js';
 
 let h: Harness;
 freshHarnessPerTest((fresh) => {
@@ -141,6 +142,12 @@ const targets = (zone: string): Target[] => [
     },
   },
   { method: 'PUT', url: `${base(zone)}/phases/http_ratelimit/entrypoint`, valid: { rules: [VALID_LIMIT] } },
+  // The Rules products' phases: their action parameters are deep, open-ended JSON.
+  ...Object.entries(RULE_OF_PHASE).map(([phase, rule]) => ({
+    method: 'PUT' as const,
+    url: `${base(zone)}/phases/${phase}/entrypoint`,
+    valid: { rules: [rule] },
+  })),
   { method: 'PUT', url: `${base(zone)}/@entry`, valid: { rules: [VALID_EXECUTE] } },
 ];
 // The seed is in the Enterprise zone; the Pro zone's targets are those that name nothing seeded.

@@ -306,7 +306,10 @@ describe('phase entry points', () => {
         ],
       },
     });
-    expectFailure(await h.call({ url: entry(Z, 'http_request_transform') }), 400, 20207);
+    // A phase of the Rules products whose entry point was never written: as Cloudflare answers.
+    expectFailure(await h.call({ url: entry(Z, 'http_request_transform') }), 404, 10003);
+    // Phases cfrules does not keep (Cloudflare's own managed phases) and names that are no phase.
+    expectFailure(await h.call({ url: entry(Z, 'ddos_l7') }), 400, 20207);
     expectFailure(await h.call({ method: 'PUT', url: entry(Z, 'nope'), payload: { rules: [] } }), 400, 20207);
   });
 

@@ -9,6 +9,7 @@ import {
   OWASP_RULESET_ID,
 } from '../../src/engine/managed/index.js';
 import { READ_TOKEN, TOKEN, ZONES } from './harness.js';
+import { RULE_OF_PHASE } from './phase-rules.js';
 import { rejection, type SocketService, serveOnSocket } from './sdk-harness.js';
 
 let service: SocketService;
@@ -38,6 +39,38 @@ const CUSTOM = 'http_request_firewall_custom';
 
 describe('client.rulesets', () => {
   const zone_id = ZONES.enterprise;
+
+  it('phases.update, phases.get and phases.versions for an entry point of every Rules product phase', async () => {
+    const cf = client();
+    for (const [phase, rule] of Object.entries(RULE_OF_PHASE)) {
+      // The SDK types each phase's rules by action; the test's rules are plain JSON.
+      const params = { zone_id, rules: [rule] } as Parameters<typeof cf.rulesets.phases.update>[1];
+      const written = asRuleset(
+        await cf.rulesets.phases.update(phase as Parameters<typeof cf.rulesets.phases.update>[0], params),
+      );
+      expect(written).toMatchObject({ version: '1', rules: [rule] });
+      const read = asRuleset(
+        await cf.rulesets.phases.get(phase as Parameters<typeof cf.rulesets.phases.get>[0], { zone_id }),
+      );
+      expect(read).toEqual(written);
+      const versions = [];
+      for await (const version of cf.rulesets.phases.versions.list(
+        phase as Parameters<typeof cf.rulesets.phases.versions.list>[0],
+        { zone_id },
+      ))
+        versions.push(version);
+      expect(versions.map((v) => (v as { version: string }).version)).toEqual(['1']);
+    }
+    // Refused parameters come back as the SDK's BadRequestError with Cloudflare's code.
+    const refused = await rejection(
+      cf.rulesets.phases.update('http_request_origin', {
+        zone_id,
+        rules: [{ action: 'route', expression: 'true', action_parameters: { origin: { port: 0 } } }],
+      }),
+      BadRequestError,
+    );
+    expect(refused.errors).toMatchObject([{ code: 20217 }]);
+  });
 
   it('create, get, update, list, delete', async () => {
     const cf = client();

@@ -214,18 +214,20 @@ describe.concurrent('cfrules validate --file', { timeout: 30_000 }, () => {
   });
 
   it('checks header and redirect rewrite expressions, naming rules without id or ref by position', async () => {
-    const result = await validate(['-f', fixture('late-transform.json')]);
+    const result = await validate(['-f', fixture('request-transform.json')]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      'test/cli/fixtures/late-transform.json:13:73: error[unrecognised-input] (rule add-country-header ' +
+      'test/cli/fixtures/request-transform.json:13:73: error[unrecognised-input] (rule add-country-header ' +
         '"Tell the origin where the client is", action_parameters.headers.x-broken.expression)\n',
     );
     expect(result.stdout).toContain(
-      'test/cli/fixtures/late-transform.json:19:56: error[expected-identifier] (rule #2)\n',
+      'test/cli/fixtures/request-transform.json:19:56: error[expected-identifier] (rule #2)\n',
     );
     expect(summaryOf(result.stdout)).toBe('5 expressions checked: 3 valid, 2 invalid, 0 warnings');
+    // The rules are otherwise as the API takes them (a URL rewrite is an http_request_transform rule's).
+    expect(result.stdout).not.toContain('Rule error');
 
-    const { json } = await report(['-f', fixture('late-transform.json'), '-f', fixture('redirects.json')]);
+    const { json } = await report(['-f', fixture('request-transform.json'), '-f', fixture('redirects.json')]);
     expect(json.results.map((r: Record<string, unknown>) => `${r.rule} ${r.field} ${r.kind}`)).toEqual([
       'add-country-header expression filter',
       'add-country-header action_parameters.headers.x-client-country.expression rewrite',

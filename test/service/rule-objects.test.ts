@@ -207,8 +207,29 @@ describe('checkRuleObject: ruleset rules', () => {
   it('leaves the expression to the caller, and rules of phases the API does not serve unchecked', () => {
     expect(check('ruleset-rule', { action: 'block', expression: 'ssl and' }, context)).toBeUndefined();
     const rewrite = { action: 'rewrite', expression: 'ssl' };
-    expect(check('ruleset-rule', rewrite, { phase: 'http_request_transform' })).toBeUndefined();
+    expect(check('ruleset-rule', rewrite, { phase: 'ddos_l7' })).toBeUndefined();
     expect(check('ruleset-rule', rewrite, {})).toBeUndefined();
-    expect(check('ruleset-rule', rewrite, context)?.code).toBe('invalid-action');
+    // A rewrite is an action of the Rules products' phases, not of the custom rules'.
+    expect(check('ruleset-rule', rewrite, context)?.code).toBe('action-not-in-phase');
+  });
+
+  it("checks the Rules products' rules, their parameters included, leaving expressions to the caller", () => {
+    const phase = { phase: 'http_request_transform' };
+    const rewrite = (parameters: unknown) => ({
+      action: 'rewrite',
+      expression: 'true',
+      action_parameters: parameters,
+    });
+    expect(
+      check('ruleset-rule', rewrite({ uri: { path: { expression: 'concat(' } } }), phase),
+    ).toBeUndefined();
+    expect(check('ruleset-rule', rewrite(undefined), phase)).toMatchObject({
+      code: 'invalid-action-parameters',
+      apiCode: 20217,
+    });
+    expect(check('ruleset-rule', rewrite({ uri: { path: { valu: '/x' } } }), phase)).toMatchObject({
+      apiCode: 20217,
+      pointer: '/0/action_parameters/uri/path/valu',
+    });
   });
 });

@@ -154,7 +154,7 @@ describe('creating rulesets', () => {
       'custom rulesets belong',
     ],
     [
-      { name: 'n', kind: 'zone', phase: 'http_request_transform' },
+      { name: 'n', kind: 'zone', phase: 'ddos_l7' },
       CODES.unsupportedPhase,
       '/phase',
       'cfrules keeps rulesets of',
@@ -1036,7 +1036,7 @@ describe('lists, dry runs, phases and persistence', () => {
   it('entry points of phases cfrules does not keep are refused', () => {
     const { rulesets, zone } = service();
     expectError(
-      failure(() => rulesets.getEntryPoint(zone, 'http_request_transform')),
+      failure(() => rulesets.getEntryPoint(zone, 'http_request_sbfm')),
       CODES.unsupportedPhase,
     );
     expectError(

@@ -1,6 +1,18 @@
 import type { ZoneFile } from '../../engine/zone/model.js';
 import { requirePeer } from '../../peers.js';
-import { RULESET_PHASES } from '../../service/rulesets/model.js';
+import type { RulesetPhase } from '../../service/rulesets/model.js';
+
+/**
+ * The phases `export terraform` writes: those whose action parameters the provider schemas of
+ * src/terraform/ruleset-schema.ts describe. The Rules products' phases (transforms, redirects, origin,
+ * cache, configuration…) are stored and exported to zone files, not yet to Terraform.
+ */
+const TERRAFORM_PHASES: readonly RulesetPhase[] = [
+  'http_request_firewall_custom',
+  'http_request_firewall_managed',
+  'http_ratelimit',
+];
+
 import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
 import { readEntryPointsFromApi } from '../export/api-source.js';
@@ -119,8 +131,8 @@ function readRequest(args: string[], io: CliIo): ExportRequest {
   }
   const zone = values.zone?.trim();
   if (!zone) throw new UsageError('--zone ZONE is required: the id or the name of the zone to export');
-  const phases = values.phase?.map((phase) => choice('--phase', phase, RULESET_PHASES) as string) ?? [
-    ...RULESET_PHASES,
+  const phases = values.phase?.map((phase) => choice('--phase', phase, TERRAFORM_PHASES) as string) ?? [
+    ...TERRAFORM_PHASES,
   ];
   const format = choice('--format', values.format, FORMATS) ?? 'text';
   const provider =

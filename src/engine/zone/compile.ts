@@ -1,6 +1,13 @@
 import { compile, type Filter } from '../../eval/compile.js';
 import { FRAME_WIDTH, formatDiagnostic } from '../../lang/diagnostics.js';
-import { BYPASS_PRODUCTS, isRulesetPhase, PHASE_ACTIONS } from '../../scheme/actions.js';
+import {
+  BYPASS_PRODUCTS,
+  isRulesetPhase,
+  isSimulatedPhase,
+  PHASE_ACTIONS,
+  RULESET_PHASES,
+  SIMULATED_PHASES,
+} from '../../scheme/actions.js';
 import type { Phase, Plan } from '../../scheme/profile.js';
 import { findManagedRuleset } from '../managed/catalogue.js';
 import { compiledRules } from '../managed/evaluate.js';
@@ -34,6 +41,8 @@ export interface CompiledProgram {
   rules: RuleName[];
   filters: Filter[];
   matcher: RuleMatcher;
+  /** What the zone holds that is not simulated (entry points of phases the engine does not run yet). */
+  warnings: ZoneProblem[];
 }
 
 /** The one place that picks how rule expressions are matched (the indexed program, or rule by rule). */
@@ -61,6 +70,7 @@ export function compileProgram(
 
 class ZoneCompiler {
   readonly problems: ZoneProblem[] = [];
+  readonly warnings: ZoneProblem[] = [];
   readonly rules: RuleName[] = [];
   readonly filters: Filter[] = [];
   readonly plan: Plan;
@@ -97,7 +107,8 @@ class ZoneCompiler {
     this.problems.push(...checkPreviousWaf(this.zone.previous_waf, this.zone.page_rules));
     if (this.problems.length > 0) return { ok: false, problems: this.problems };
     const matcher = matcherFor(this.filters, this.options);
-    return { ok: true, compiled: { program, rules: this.rules, filters: this.filters, matcher } };
+    const compiled = { program, rules: this.rules, filters: this.filters, matcher, warnings: this.warnings };
+    return { ok: true, compiled };
   }
 
   private problem(path: string, code: string, message: string, expression?: ZoneProblem['expression']): void {
@@ -193,8 +204,17 @@ class ZoneCompiler {
         this.problem(
           `${path}/phase`,
           'unsupported-phase',
-          `cfrules simulates the phases http_request_firewall_custom, http_ratelimit and http_request_firewall_managed; got ${entry.phase}`,
+          `cfrules keeps rulesets of the phases ${RULESET_PHASES.join(', ')}; got ${entry.phase}`,
         );
+        return;
+      }
+      if (!isSimulatedPhase(entry.phase)) {
+        // Exported zones hold every phase the API keeps; a request passes through these unchanged.
+        this.warnings.push({
+          path: `${path}/phase`,
+          code: 'phase-not-simulated',
+          message: `the ${entry.phase} phase is not simulated: its rules do not change the request the simulated phases (${SIMULATED_PHASES.join(', ')}) see`,
+        });
         return;
       }
       if (entry.kind === 'custom') this.customRulesets.set(entry.id, { entry, path });
@@ -235,7 +255,7 @@ class ZoneCompiler {
   }
 
   private rulesetRule(ruleset: RulesetEntry, rule: RulesetRuleEntry, path: string): RulesetRuleStep {
-    const phase = ruleset.phase as keyof typeof PHASE_ACTIONS;
+    const phase = ruleset.phase as (typeof SIMULATED_PHASES)[number];
     this.claimId(rule.id, path);
     const name: RuleName = {
       id: rule.id ?? rule.ref ?? path,

@@ -19,8 +19,8 @@ import type {
 export function compileZone(json: unknown, options: CompileZoneOptions = {}): CompileZoneResult {
   const result = compileProgram(json, options);
   if (!result.ok) return result;
-  const { program, rules, filters, matcher } = result.compiled;
-  return { ok: true, zone: zoneOf(program, rules, filters, matcher), warnings: [] };
+  const { program, rules, filters, matcher, warnings } = result.compiled;
+  return { ok: true, zone: zoneOf(program, rules, filters, matcher), warnings };
 }
 
 function zoneOf(

@@ -10,6 +10,8 @@ import { BodyObject, invalid } from '../input.js';
 import { BYPASS_PRODUCTS } from '../rules/firewall-rule.js';
 import { arrayMember, notValid, onlyMembers } from './input.js';
 import type { RuleAction, RulesetPhase } from './model.js';
+import { parameterShape } from './parameter-shapes.js';
+import { readShape } from './shapes.js';
 
 /**
  * `action_parameters` by action: what each may carry, checked whole, and returned as the plain JSON to
@@ -20,6 +22,8 @@ import type { RuleAction, RulesetPhase } from './model.js';
 export interface ParameterContext {
   plan: Plan;
   phase: RulesetPhase;
+  /** `false`: expressions in parameters are left to the caller (see ShapeContext). */
+  checkExpression?: boolean;
 }
 
 /** Actions a managed rule may be given by an override (Cloudflare's list for the OWASP ruleset). */
@@ -76,6 +80,12 @@ export function readActionParameters(
     case 'block':
       return raw === undefined ? undefined : readBlock(BodyObject.read(raw, place, 'action_parameters'));
     default: {
+      const shape = parameterShape(action, context.phase);
+      if (shape !== undefined) {
+        if (raw === undefined)
+          rule.fail('action_parameters', `action_parameters is required with the ${action} action`);
+        return readShape(raw, place, shape, context) as Json;
+      }
       // The challenges and log take no parameters; `{}` is what some clients send for none.
       if (raw === undefined) return undefined;
       onlyMembers(raw, place, []);

@@ -16,11 +16,33 @@ export {
   type RulesetPhase,
 } from '../../scheme/actions.js';
 
+/**
+ * The rules of Cloudflare's Rules products (Transform, Redirect, Origin, Cache, Configuration, Compression
+ * and Custom Error Rules): 10, 25, 50 and 300 by plan, as the products' pages list them.
+ */
+const RULES_PRODUCT_QUOTA: Readonly<Record<Plan, number>> = {
+  free: 10,
+  pro: 25,
+  business: 50,
+  enterprise: 300,
+};
+
 /** Rules a ruleset of the phase may hold, by plan (custom rules as for firewall rules). */
 export const PHASE_RULE_QUOTA: Readonly<Record<RulesetPhase, Readonly<Record<Plan, number>>>> = {
+  http_request_dynamic_redirect: RULES_PRODUCT_QUOTA,
+  http_request_transform: RULES_PRODUCT_QUOTA,
+  http_request_origin: RULES_PRODUCT_QUOTA,
+  http_request_cache_settings: RULES_PRODUCT_QUOTA,
+  http_config_settings: RULES_PRODUCT_QUOTA,
   http_request_firewall_custom: { free: 5, pro: 20, business: 100, enterprise: 1000 },
-  http_request_firewall_managed: { free: 100, pro: 100, business: 100, enterprise: 1000 },
   http_ratelimit: { free: 1, pro: 2, business: 5, enterprise: 100 },
+  http_request_firewall_managed: { free: 100, pro: 100, business: 100, enterprise: 1000 },
+  http_request_late_transform: RULES_PRODUCT_QUOTA,
+  http_custom_errors: RULES_PRODUCT_QUOTA,
+  http_response_headers_transform: RULES_PRODUCT_QUOTA,
+  http_response_compression: RULES_PRODUCT_QUOTA,
+  // Custom log fields are an Enterprise feature (Logpush); Cloudflare publishes no rule count for it.
+  http_log_custom_fields: { free: 0, pro: 0, business: 0, enterprise: 300 },
 };
 
 export const RULESET_LIMITS = { name: 255, description: 500, ruleDescription: 500, ref: 100 } as const;

@@ -187,6 +187,30 @@ describe('rulesets', () => {
     expect(result.trace[1]?.trace).toMatchObject([{ type: 'ruleset', trace: { length: 3 } }]);
   });
 
+  it('entry points of the phases not simulated are kept out, with a warning each; the others run', () => {
+    const zone = {
+      rulesets: [
+        entryPoint('http_request_transform', [
+          {
+            ref: 'rewrite',
+            action: 'rewrite',
+            expression: 'true',
+            action_parameters: { uri: { path: { value: '/admin' } } },
+          },
+        ]),
+        custom([{ ref: 'block', action: 'block', expression: 'http.request.uri.path eq "/admin"' }]),
+      ],
+    };
+    const compiled = compileZone(zone);
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+    expect(compiled.warnings).toEqual([
+      expect.objectContaining({ path: '/rulesets/0/phase', code: 'phase-not-simulated' }),
+    ]);
+    // The rewrite is not applied: the custom rule sees the request's own path.
+    expect(compiled.zone.simulate(home).action).toBe('none');
+    expect(compiled.zone.simulate(admin).action).toBe('block');
+  });
+
   it('skip the current ruleset', () => {
     const zone = {
       rulesets: [

@@ -1,5 +1,5 @@
 import { compareFirewallRules } from '../../../src/engine/zone/firewall-order.js';
-import { RULESET_PHASES } from '../../../src/scheme/actions.js';
+import { isSimulatedPhase, RULESET_PHASES } from '../../../src/scheme/actions.js';
 import { h, replaceChildren } from '../dom.js';
 import {
   type FirewallRuleJson,
@@ -49,7 +49,11 @@ export async function rulesView(context: ZoneContext): Promise<HTMLElement> {
   const newButton = (label: string, id: string, edited: EditedRule) =>
     h('button', { type: 'button', class: 'button small', id, onclick: () => openEditor(edited) }, label);
 
-  const phases = RULESET_PHASES.map((phase) => {
+  // The WAF's phases always; the Rules products' phases when the zone has rulesets there.
+  const shown = RULESET_PHASES.filter(
+    (phase) => isSimulatedPhase(phase) || own.some((ruleset) => ruleset.phase === phase),
+  );
+  const phases = shown.map((phase) => {
     const entry = own.find((ruleset) => ruleset.kind === 'zone' && ruleset.phase === phase);
     const custom = own.filter((ruleset) => ruleset.kind === 'custom' && ruleset.phase === phase);
     return h(
