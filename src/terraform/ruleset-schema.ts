@@ -6,7 +6,8 @@
  * terraform` writes by it, and the tests check what it writes against it.
  *
  * - `block`: provider 4's nested blocks (`rules { … }`), one per item (`list`) or at most one (`single`);
- * - `object`: provider 5's nested attributes, `name = { … }` (`single`) or `name = [{ … }, …]` (`list`);
+ * - `object`: provider 5's nested attributes, `name = { … }` (`single`), `name = [{ … }, …]` (`list`) or
+ *   `name = { "key" = { … }, … }` (`map`: a header's operation by its name);
  * - `value`: an attribute holding a value of `type`.
  */
 
@@ -15,6 +16,7 @@ export type ValueType =
   | 'number'
   | 'bool'
   | 'list(string)'
+  | 'list(number)'
   | 'set(string)'
   | 'map(string)'
   | 'map(list(string))';
@@ -23,7 +25,7 @@ export type SchemaNode =
   | { kind: 'value'; type: ValueType; required?: boolean }
   | {
       kind: 'block' | 'object';
-      nesting: 'single' | 'list';
+      nesting: 'single' | 'list' | 'map';
       required?: boolean;
       members: Record<string, SchemaNode>;
     };
@@ -54,7 +56,7 @@ function rulesetMembers(
 ): Record<string, SchemaNode> {
   const node = (
     path: string,
-    nesting: 'single' | 'list',
+    nesting: 'single' | 'list' | 'map',
     members: Record<string, SchemaNode>,
   ): SchemaNode => ({
     kind: nested,
@@ -112,6 +114,7 @@ function rulesetMembers(
           content: text('rules.action_parameters.response.content'),
           content_type: text('rules.action_parameters.response.content_type'),
         }),
+        ...(nested === 'object' ? rulesProductsParameters(node, text) : {}),
       }),
       ratelimit: node('rules.ratelimit', 'single', {
         characteristics: value(types.stringSet, required('rules.ratelimit.characteristics')),
@@ -127,6 +130,140 @@ function rulesetMembers(
         enabled: value('bool', required('rules.logging.enabled')),
       }),
     }),
+  };
+}
+
+type NodeMaker = (
+  path: string,
+  nesting: 'single' | 'list' | 'map',
+  members: Record<string, SchemaNode>,
+) => SchemaNode;
+
+/**
+ * The action parameters of the Rules products' actions (rewrite, redirect, route, set_config,
+ * set_cache_settings, serve_error, compress_response, log_custom_field) in provider 5, where they follow the
+ * API's JSON: nested attributes for objects, a map of objects for headers.
+ */
+function rulesProductsParameters(
+  node: NodeMaker,
+  text: (path: string) => SchemaNode,
+): Record<string, SchemaNode> {
+  const at = (name: string) => `rules.action_parameters.${name}`;
+  const valueOrExpression = (path: string) =>
+    node(path, 'single', { value: value('string'), expression: value('string') });
+  const flags = (path: string, names: string[]) =>
+    node(path, 'single', Object.fromEntries(names.map((name) => [name, value('bool')])));
+  const ttl = (path: string) =>
+    node(path, 'single', { mode: text(`${path}.mode`), default: value('number') });
+  const parameters = (path: string) =>
+    node(path, 'single', { all: value('bool'), list: value('list(string)') });
+  const fields = (path: string) => node(path, 'list', { name: text(`${path}.name`) });
+  const booleans = (names: string[]) => Object.fromEntries(names.map((name) => [name, value('bool')]));
+  return {
+    // rewrite
+    uri: node(at('uri'), 'single', {
+      path: valueOrExpression(at('uri.path')),
+      query: valueOrExpression(at('uri.query')),
+    }),
+    headers: node(at('headers'), 'map', {
+      operation: text(at('headers.operation')),
+      value: value('string'),
+      expression: value('string'),
+    }),
+    // redirect
+    from_value: node(at('from_value'), 'single', {
+      status_code: value('number'),
+      target_url: valueOrExpression(at('from_value.target_url')),
+      preserve_query_string: value('bool'),
+    }),
+    // route
+    host_header: value('string'),
+    origin: node(at('origin'), 'single', { host: value('string'), port: value('number') }),
+    sni: node(at('sni'), 'single', { value: text(at('sni.value')) }),
+    // serve_error (block's response is above)
+    content: value('string'),
+    content_type: value('string'),
+    status_code: value('number'),
+    asset_name: value('string'),
+    // set_config
+    autominify: flags(at('autominify'), ['css', 'html', 'js']),
+    polish: value('string'),
+    security_level: value('string'),
+    ssl: value('string'),
+    ...booleans([
+      'automatic_https_rewrites',
+      'bic',
+      'disable_apps',
+      'disable_rum',
+      'disable_zaraz',
+      'email_obfuscation',
+      'fonts',
+      'hotlink_protection',
+      'mirage',
+      'opportunistic_encryption',
+      'rocket_loader',
+      'server_side_excludes',
+      'sxg',
+    ]),
+    // set_cache_settings
+    cache: value('bool'),
+    edge_ttl: node(at('edge_ttl'), 'single', {
+      mode: text(at('edge_ttl.mode')),
+      default: value('number'),
+      status_code_ttl: node(at('edge_ttl.status_code_ttl'), 'list', {
+        status_code: value('number'),
+        status_code_range: node(at('edge_ttl.status_code_ttl.status_code_range'), 'single', {
+          from: value('number'),
+          to: value('number'),
+        }),
+        value: value('number'),
+      }),
+    }),
+    browser_ttl: ttl(at('browser_ttl')),
+    serve_stale: flags(at('serve_stale'), ['disable_stale_while_updating']),
+    cache_key: node(at('cache_key'), 'single', {
+      ...booleans(['cache_by_device_type', 'cache_deception_armor', 'ignore_query_strings_order']),
+      custom_key: node(at('cache_key.custom_key'), 'single', {
+        cookie: node(at('cache_key.custom_key.cookie'), 'single', {
+          include: value('list(string)'),
+          check_presence: value('list(string)'),
+        }),
+        header: node(at('cache_key.custom_key.header'), 'single', {
+          include: value('list(string)'),
+          check_presence: value('list(string)'),
+          exclude_origin: value('bool'),
+          contains: value('map(list(string))'),
+        }),
+        host: flags(at('cache_key.custom_key.host'), ['resolved']),
+        query_string: node(at('cache_key.custom_key.query_string'), 'single', {
+          include: parameters(at('cache_key.custom_key.query_string.include')),
+          exclude: parameters(at('cache_key.custom_key.query_string.exclude')),
+        }),
+        user: flags(at('cache_key.custom_key.user'), ['device_type', 'geo', 'lang']),
+      }),
+    }),
+    cache_reserve: node(at('cache_reserve'), 'single', {
+      eligible: value('bool'),
+      minimum_file_size: value('number'),
+    }),
+    read_timeout: value('number'),
+    additional_cacheable_ports: value('list(number)'),
+    ...booleans([
+      'respect_strong_etags',
+      'origin_cache_control',
+      'origin_error_page_passthru',
+      'strip_etags',
+      'strip_last_modified',
+      'strip_set_cookie',
+    ]),
+    // compress_response
+    algorithms: node(at('algorithms'), 'list', { name: value('string') }),
+    // log_custom_field
+    request_fields: fields(at('request_fields')),
+    transformed_request_fields: fields(at('transformed_request_fields')),
+    response_fields: fields(at('response_fields')),
+    raw_response_fields: fields(at('raw_response_fields')),
+    cookie_fields: fields(at('cookie_fields')),
   };
 }
 
@@ -183,6 +320,11 @@ export const RULESET_SCHEMA_V5: ResourceSchema = {
       'rules.ratelimit.characteristics',
       'rules.ratelimit.period',
       'rules.logging.enabled',
+      // The Rules products' parameters (rulesProductsParameters).
+      'rules.action_parameters.headers.operation',
+      'rules.action_parameters.sni.value',
+      'rules.action_parameters.edge_ttl.mode',
+      'rules.action_parameters.browser_ttl.mode',
     ].includes(path),
   ),
 };

@@ -7,6 +7,7 @@ import type { RulesetJson } from '../../src/service/rulesets/model.js';
 import { readTerraform } from '../../src/terraform/expressions.js';
 import { loadHclParser } from '../../src/terraform/parser.js';
 import { RULESET_SCHEMAS } from '../../src/terraform/ruleset-schema.js';
+import { RULE_OF_PHASE } from '../api/phase-rules.js';
 import { configurable, readHcl, resource, rulesOf } from '../cli/export/read-hcl.js';
 import { schemaProblems } from './schema-check.js';
 
@@ -31,6 +32,37 @@ describe("the example zone's rulesets as Terraform", () => {
       );
     });
   }
+
+  it('provider 5: an entry point of every Rules product phase, parameters and all', async () => {
+    const products: RulesetJson[] = Object.entries(RULE_OF_PHASE).map(([phase, rule], i) => ({
+      id: `${i.toString(16).padStart(2, '0')}${'a'.repeat(30)}`,
+      name: 'default',
+      description: '',
+      kind: 'zone',
+      version: '1',
+      last_updated: '2026-11-28T00:00:00.000000Z',
+      phase,
+      rules: [
+        {
+          id: `${i.toString(16).padStart(2, '0')}${'b'.repeat(30)}`,
+          version: '1',
+          description: '',
+          enabled: true,
+          ref: `r${i}`,
+          last_updated: '2026-11-28T00:00:00.000000Z',
+          ...(rule as { action: string; expression: string }),
+        },
+      ],
+    }));
+    const { text, leftOut } = terraformConfiguration(ZONE, products, '5');
+    expect(leftOut).toEqual([]);
+    expect(schemaProblems(parser, text, RULESET_SCHEMAS['5'])).toEqual([]);
+    const document = await readHcl(text);
+    for (const ruleset of products)
+      expect(rulesOf(resource(document, ruleset.phase))).toEqual(configurable(ruleset.rules ?? []));
+    // Header names are written as quoted keys of a map of objects.
+    expect(text).toContain('"strict-transport-security" = {');
+  });
 
   it('the schema descriptions say which provider versions they are and where they were read from', () => {
     for (const schema of Object.values(RULESET_SCHEMAS)) {

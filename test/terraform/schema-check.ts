@@ -120,7 +120,20 @@ function checkValue(expression: Node, node: SchemaNode, path: string, problems: 
   if (!value) return void problems.push(`${path}: no value`);
   if (node.kind === 'object') {
     let objects: (Node | undefined)[] = [value];
-    if (node.nesting === 'list') {
+    if (node.nesting === 'map') {
+      // `{ "key" = { … }, … }`: each member's value is one object of the schema.
+      if (value.type === 'object')
+        objects = namedChildren(value)
+          .filter((element) => element.type === 'object_elem')
+          .map((element) => {
+            const member = namedChildren(element)[1];
+            return member && inner(member);
+          });
+      else {
+        problems.push(`${path}: a map of objects expected, found ${value.type}`);
+        objects = [];
+      }
+    } else if (node.nesting === 'list') {
       if (value.type === 'tuple')
         objects = namedChildren(value)
           .filter((item) => item.type === 'expression')
@@ -131,7 +144,7 @@ function checkValue(expression: Node, node: SchemaNode, path: string, problems: 
       }
     }
     for (const [i, object] of objects.entries()) {
-      const where = node.nesting === 'list' ? `${path}[${i}]` : path;
+      const where = node.nesting === 'single' ? path : `${path}[${i}]`;
       if (object?.type !== 'object') {
         problems.push(`${where}: an object expected`);
         continue;
@@ -167,6 +180,13 @@ function matches(value: Node, type: ValueType): boolean {
       return value.type === 'numeric_lit';
     case 'bool':
       return value.type === 'bool_lit';
+    case 'list(number)':
+      return (
+        value.type === 'tuple' &&
+        namedChildren(value)
+          .filter((item) => item.type === 'expression')
+          .every((item) => inner(item)?.type === 'numeric_lit')
+      );
     case 'list(string)':
     case 'set(string)':
       return (

@@ -1,17 +1,6 @@
 import type { ZoneFile } from '../../engine/zone/model.js';
 import { requirePeer } from '../../peers.js';
-import type { RulesetPhase } from '../../service/rulesets/model.js';
-
-/**
- * The phases `export terraform` writes: those whose action parameters the provider schemas of
- * src/terraform/ruleset-schema.ts describe. The Rules products' phases (transforms, redirects, origin,
- * cache, configuration…) are stored and exported to zone files, not yet to Terraform.
- */
-const TERRAFORM_PHASES: readonly RulesetPhase[] = [
-  'http_request_firewall_custom',
-  'http_request_firewall_managed',
-  'http_ratelimit',
-];
+import { RULESET_PHASES, type RulesetPhase } from '../../service/rulesets/model.js';
 
 import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
@@ -28,6 +17,21 @@ import {
   terraformConfiguration,
 } from '../export/terraform.js';
 import { commandMessage } from '../messages.js';
+
+/**
+ * The phases `export terraform` writes, by provider: those whose action parameters the provider's schema
+ * description (src/terraform/ruleset-schema.ts) has. Provider 4's blocks for the Rules products' actions
+ * are not described, so with --provider 4 only the WAF's phases are written.
+ */
+const WAF_PHASES: readonly RulesetPhase[] = [
+  'http_request_firewall_custom',
+  'http_request_firewall_managed',
+  'http_ratelimit',
+];
+const TERRAFORM_PHASES: Readonly<Record<Provider, readonly RulesetPhase[]>> = {
+  '5': [...WAF_PHASES, ...RULESET_PHASES.filter((phase) => !WAF_PHASES.includes(phase))],
+  '4': WAF_PHASES,
+};
 
 /**
  * `cfrules export terraform`: a zone's entry-point rulesets as Terraform configuration, with the commands
@@ -90,7 +94,9 @@ Options:
 Options of terraform:
       --provider N      the provider's major version: 5 (default) or 4
       --phase PHASE     export only this phase's entry point (may be repeated;
-                        default: all three, http_request_firewall_custom,
+                        default: every phase the provider is written for:
+                        with 5, the WAF's and the Rules products' phases;
+                        with 4, http_request_firewall_custom,
                         http_request_firewall_managed and http_ratelimit)
       --imports         print the import commands instead of the configuration
       --format FORMAT   how import commands are printed: text (default), or
@@ -131,12 +137,11 @@ function readRequest(args: string[], io: CliIo): ExportRequest {
   }
   const zone = values.zone?.trim();
   if (!zone) throw new UsageError('--zone ZONE is required: the id or the name of the zone to export');
-  const phases = values.phase?.map((phase) => choice('--phase', phase, TERRAFORM_PHASES) as string) ?? [
-    ...TERRAFORM_PHASES,
-  ];
   const format = choice('--format', values.format, FORMATS) ?? 'text';
   const provider =
     (choice('--provider', values.provider, PROVIDERS) as Provider | undefined) ?? DEFAULT_PROVIDER;
+  const writable = TERRAFORM_PHASES[provider];
+  const phases = values.phase?.map((phase) => choice('--phase', phase, writable) as string) ?? [...writable];
   const common = {
     provider,
     target: chosen,

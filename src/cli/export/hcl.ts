@@ -25,7 +25,8 @@ export type HclValue =
 
 export interface HclMap {
   kind: 'map';
-  entries: Readonly<Record<string, string | readonly string[]>>;
+  /** By key (written quoted): strings, lists of strings, or objects (provider 5's maps of objects). */
+  entries: Readonly<Record<string, string | readonly string[] | HclObject>>;
 }
 
 export interface HclObject {
@@ -75,10 +76,13 @@ function valueText(value: HclValue, indent: string): string {
       const entries = Object.entries(compound.entries);
       if (entries.length === 0) return '{}';
       const width = Math.max(...entries.map(([key]) => quoted(key).length));
-      const lines = entries.map(
-        ([key, item]) =>
-          `${inner}${quoted(key).padEnd(width)} = ${typeof item === 'string' ? quoted(item) : stringList(item)}`,
-      );
+      const entryText = (item: string | readonly string[] | HclObject): string =>
+        typeof item === 'string'
+          ? quoted(item)
+          : Array.isArray(item)
+            ? stringList(item)
+            : valueText(item, inner);
+      const lines = entries.map(([key, item]) => `${inner}${quoted(key).padEnd(width)} = ${entryText(item)}`);
       return `{\n${lines.join('\n')}\n${indent}}`;
     }
     case 'object': {

@@ -5,7 +5,15 @@ import {
   RULESET_SCHEMAS,
   type SchemaNode,
 } from '../../terraform/ruleset-schema.js';
-import { type HclAttribute, type HclBlock, type HclItem, type HclValue, isNfc, writeHcl } from './hcl.js';
+import {
+  type HclAttribute,
+  type HclBlock,
+  type HclItem,
+  type HclObject,
+  type HclValue,
+  isNfc,
+  writeHcl,
+} from './hcl.js';
 
 /**
  * A zone's entry-point rulesets as `cloudflare_ruleset` resources of the Cloudflare Terraform provider, 5
@@ -183,9 +191,21 @@ class SchemaWriter {
       });
       if (node.nesting === 'list' && Array.isArray(value))
         return { kind: 'tuple', items: value.map((item, i) => object(item, `${path}[${i}]`)) };
+      if (node.nesting === 'map')
+        return {
+          kind: 'map',
+          entries: Object.fromEntries(
+            Object.entries(value as Json).map(([key, item]) => [
+              key,
+              object(item, `${path}[${JSON.stringify(key)}]`) as HclObject,
+            ]),
+          ),
+        };
       return object(value, path);
     }
     switch (node.type) {
+      case 'list(number)':
+        return { kind: 'tuple', items: value as number[] };
       case 'map(string)':
         // Provider 4 writes skip's rules as comma-joined ids.
         return {

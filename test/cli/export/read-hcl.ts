@@ -29,8 +29,21 @@ function single(blocks: Json, name: string): Json {
   return blocks[0];
 }
 
-/** Blocks that stand for the API's lists of objects; every other nested block is one object. */
-const LIST_BLOCKS = new Set(['categories', 'rules']);
+/**
+ * Blocks (provider 4) and lists of objects (provider 5) that stand for the API's lists of objects; every
+ * other nested block is one object.
+ */
+const LIST_BLOCKS = new Set([
+  'categories',
+  'rules',
+  'algorithms',
+  'status_code_ttl',
+  'request_fields',
+  'transformed_request_fields',
+  'response_fields',
+  'raw_response_fields',
+  'cookie_fields',
+]);
 
 function nested(object: Json, path: string): Json {
   const out: Json = {};
