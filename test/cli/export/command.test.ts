@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RULE_OF_PHASE } from '../../api/phase-rules.js';
 import { cfrules } from '../run-binary.js';
 import { type ServeProcess, startServe } from '../serve-process.js';
 import { nastyDescriptions, nastyExpressions, notNfc } from './nasty.js';
@@ -53,6 +54,8 @@ const db = join(dir, 'export.db');
 let serve: ServeProcess;
 /** The entry points as the API returns them after the writes, by phase. */
 const stored: Record<string, Json> = {};
+/** Entry points of the Rules products' phases, which only provider 5 is written for. */
+const rulesProducts: Record<string, Json> = {};
 
 async function put(phase: string, body: unknown): Promise<Json> {
   const response = await fetch(`${serve.url}/zones/${ZONE}/rulesets/phases/${phase}/entrypoint`, {
@@ -135,6 +138,13 @@ beforeAll(async () => {
       },
     ],
   });
+  // The Rules products' phases: written for provider 5, not for provider 4 (its blocks are not described).
+  for (const phase of [
+    'http_request_transform',
+    'http_response_headers_transform',
+    'http_request_cache_settings',
+  ])
+    rulesProducts[phase] = await put(phase, { rules: [RULE_OF_PHASE[phase]] });
   stored.http_ratelimit = await put('http_ratelimit', {
     rules: [
       {
@@ -175,8 +185,9 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const document = await readHcl(run.stdout);
-    expect(Object.keys(document.resource.cloudflare_ruleset).sort()).toEqual(Object.keys(stored).sort());
-    for (const [phase, ruleset] of Object.entries(stored)) {
+    const everyPhase = { ...stored, ...rulesProducts };
+    expect(Object.keys(document.resource.cloudflare_ruleset).sort()).toEqual(Object.keys(everyPhase).sort());
+    for (const [phase, ruleset] of Object.entries(everyPhase)) {
       const written = resource(document, phase);
       expect(written).toMatchObject({
         zone_id: ZONE,
@@ -221,7 +232,8 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
       id: `zones/${ZONE}/${managed.id}`,
       command,
     });
-    expect(JSON.parse(json.stdout)).toHaveLength(3);
+    // One import per entry point: the WAF's three and the Rules products' phases written.
+    expect(JSON.parse(json.stdout)).toHaveLength(3 + Object.keys(rulesProducts).length);
   });
 
   it('writes provider 4 with --provider 4: blocks, its import ids, and the same values read back', async () => {
@@ -230,6 +242,7 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
     expect(run.stdout).toContain('version = ">= 4.48, < 5.0.0"');
     expect(run.stdout).not.toMatch(/^\s*version\s*=\s*"(latest|1)"/m);
     const document = await readHcl(run.stdout);
+    expect(Object.keys(document.resource.cloudflare_ruleset).sort()).toEqual(Object.keys(stored).sort());
     for (const [phase, ruleset] of Object.entries(stored)) {
       expect(rulesOf(resource(document, phase))).toEqual(configurable(ruleset.rules));
       expect(run.stdout).toContain(`  id = "zone/${ZONE}/${ruleset.id}"\n`);
