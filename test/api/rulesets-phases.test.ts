@@ -35,6 +35,36 @@ describe('the Rules products phases', () => {
     }
   });
 
+  it("takes the older forms clients still send: provider 4's uri.origin, a cache key's list of parameters", async () => {
+    const rewrite = {
+      ...RULE_OF_PHASE.http_request_transform,
+      action_parameters: { uri: { path: { value: '/new' }, origin: false } },
+    };
+    const cache = {
+      ...RULE_OF_PHASE.http_request_cache_settings,
+      action_parameters: {
+        cache: true,
+        cache_key: { custom_key: { query_string: { exclude: ['*'] }, user: { device_type: true } } },
+      },
+    };
+    for (const [phase, rule] of [
+      ['http_request_transform', rewrite],
+      ['http_request_cache_settings', cache],
+    ] as const) {
+      const written = await put(phase, [rule]);
+      expect(written.body.errors, phase).toEqual([]);
+      expect((written.body.result as RulesetJson).rules?.[0]).toMatchObject(rule);
+    }
+    // Neither form: refused by what the current form says.
+    const neither = await put('http_request_cache_settings', [
+      { ...cache, action_parameters: { cache_key: { custom_key: { query_string: { include: 'all' } } } } },
+    ]);
+    expectFailure(neither, 400, 20217);
+    expect(neither.body.errors[0].source?.pointer).toBe(
+      '/rules/0/action_parameters/cache_key/custom_key/query_string/include',
+    );
+  });
+
   it('refuses an action the phase does not take', async () => {
     const redirect = RULE_OF_PHASE.http_request_dynamic_redirect;
     const refused = await put('http_request_transform', [redirect]);

@@ -56,7 +56,8 @@ function rewrite(phase: RulesetPhase): Shape {
     return object({ headers: requestHeaders }, { required: ['headers'] });
   return object(
     {
-      uri: object({ path: valueOrExpression, query: valueOrExpression }, { nonEmpty: true }),
+      // `origin`: the provider 4 sends it (false); the API takes it.
+      uri: object({ path: valueOrExpression, query: valueOrExpression, origin: bool }, { nonEmpty: true }),
       headers: requestHeaders,
     },
     { nonEmpty: true },
@@ -118,7 +119,8 @@ const setConfig: Shape = object(
 const TTL_MODES = ['respect_origin', 'bypass_by_default', 'override_origin'];
 const seconds: Shape = { type: 'integer', min: 0, max: Number.MAX_SAFE_INTEGER };
 const statusCode: Shape = { type: 'integer', min: 100, max: 999 };
-const queryParameters = object({ all: bool, list: texts });
+/** Query parameters of a cache key: `{all, list}`, or the older form, a list of names (`["*"]`: all). */
+const queryParameters: Shape = { type: 'anyOf', options: [object({ all: bool, list: texts }), texts] };
 
 /** set_cache_settings: Cache Rules. */
 const setCacheSettings: Shape = object(

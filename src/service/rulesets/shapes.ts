@@ -28,6 +28,8 @@ export type Shape =
       check?: (members: Readonly<Record<string, unknown>>) => string | undefined;
     }
   | { type: 'list'; of: Shape; min?: number }
+  /** The first of these shapes the value has (the API's older and newer forms of one member). */
+  | { type: 'anyOf'; options: readonly Shape[] }
   /** An object whose member names are the client's (header names): each value of one shape. */
   | { type: 'map'; of: Shape; keyPattern?: RegExp; keyText?: string };
 
@@ -69,6 +71,18 @@ export function readShape(value: unknown, place: Place, shape: Shape, context: S
     }
     case 'object':
       return readObject(value, place, shape, context);
+    case 'anyOf': {
+      let first: unknown;
+      for (const option of shape.options) {
+        try {
+          return readShape(value, place, option, context);
+        } catch (error) {
+          first ??= error;
+        }
+      }
+      // None fits: say what is wrong by the first (the current form).
+      throw first;
+    }
   }
 }
 
