@@ -62,6 +62,23 @@ describe("the example zone's rulesets as Terraform", () => {
       expect(rulesOf(resource(document, ruleset.phase))).toEqual(configurable(ruleset.rules ?? []));
     // Header names are written as quoted keys of a map of objects.
     expect(text).toContain('"strict-transport-security" = {');
+    // cfrules validate finds the rewrite expressions of the export in their places, in their phases.
+    const rewrites = readTerraform(parser, text)
+      .expressions.filter((e) => e.kind === 'rewrite')
+      .map((e) => [e.phase, e.field, e.literal?.expression]);
+    expect(rewrites).toEqual([
+      [
+        'http_request_dynamic_redirect',
+        'action_parameters.from_value.target_url.expression',
+        'concat("https://new.example.com", http.request.uri.path)',
+      ],
+      [
+        'http_request_transform',
+        'action_parameters.uri.path.expression',
+        'regex_replace(http.request.uri.path, "^/old/", "/new/")',
+      ],
+      ['http_request_late_transform', 'action_parameters.headers.x-country.expression', 'ip.src.country'],
+    ]);
   });
 
   it('the schema descriptions say which provider versions they are and where they were read from', () => {
