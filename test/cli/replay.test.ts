@@ -88,6 +88,47 @@ describe('cfrules replay', () => {
     expect(two.stderr).toMatch(/^replayed 100 requests in [\d.]+ s \([\d,]+ requests\/s, 1 worker\)\n$/);
   });
 
+  it('warns on standard error about entry points of phases it does not simulate, and replays the rest', async () => {
+    const withTransform = join(dir, 'zone-transform.json');
+    writeFileSync(
+      withTransform,
+      JSON.stringify({
+        rulesets: [
+          {
+            id: 'transform',
+            kind: 'zone',
+            phase: 'http_request_transform',
+            rules: [
+              {
+                id: 'rw',
+                action: 'rewrite',
+                expression: 'true',
+                action_parameters: { uri: { path: { value: '/admin' } } },
+              },
+            ],
+          },
+          {
+            id: 'custom',
+            kind: 'zone',
+            phase: 'http_request_firewall_custom',
+            rules: [
+              { id: 'admin', action: 'block', expression: 'starts_with(http.request.uri.path, "/admin")' },
+            ],
+          },
+        ],
+      }),
+    );
+    const small = join(dir, 'small-transform.jsonl');
+    writeFileSync(small, `${lines.slice(0, 10).join('\n')}\n`);
+    const result = await cfrules(['replay', '-z', withTransform, '-r', small, '-w', '1', '--format', 'json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'cfrules replay: warning: ' +
+        `${withTransform}:1: /rulesets/0/phase: the http_request_transform phase is not simulated`,
+    );
+    expect(JSON.parse(result.stdout).requests).toBe(10);
+  });
+
   it('prints a summary', async () => {
     const result = await cfrules(['replay', '-z', zonePath, '-r', requestsPath, '-w', '1']);
     expect(result.stdout).toContain('Requests: 3,000');

@@ -15,7 +15,7 @@ import { commandMessage } from '../messages.js';
 import { plural } from '../plural.js';
 import { type Progress, terminalProgress } from '../progress.js';
 import { parseStructured } from '../structured-file.js';
-import { zoneProblemText } from '../zone-problems.js';
+import { reportZoneWarnings, zoneProblemText } from '../zone-problems.js';
 
 export const benchOptions = {
   zone: { type: 'string', short: 'z' },
@@ -79,6 +79,7 @@ or requests file, no request in it).
         io.stderr(commandMessage('bench', zoneProblemText(zoneFile, problem)));
       return 2;
     }
+    reportZoneWarnings(io, 'bench', zoneFile, compiled.warnings);
     const progress = terminalProgress(io);
     try {
       const read = readRequests(

@@ -10,7 +10,7 @@ import { replayJson, replayText } from '../replay/report.js';
 import { openInput, replay } from '../replay/run.js';
 import { emptyInputLine } from '../report.js';
 import { parseStructured } from '../structured-file.js';
-import { zoneProblemText } from '../zone-problems.js';
+import { reportZoneWarnings, zoneProblemText } from '../zone-problems.js';
 
 export const replayOptions = {
   zone: { type: 'string', short: 'z' },
@@ -139,7 +139,10 @@ requests file).
 function compiledZoneFile(io: CliIo, path: string, readStdin: () => string) {
   const file = parseStructured(path, readInputFile(io, path, readStdin));
   const compiled = compileZone(file.value);
-  if (compiled.ok) return { value: file.value, compiled: compiled.zone };
+  if (compiled.ok) {
+    reportZoneWarnings(io, 'replay', file, compiled.warnings);
+    return { value: file.value, compiled: compiled.zone };
+  }
   for (const problem of compiled.problems)
     io.stderr(commandMessage('replay', zoneProblemText(file, problem)));
   return null;

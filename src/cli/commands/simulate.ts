@@ -6,7 +6,7 @@ import { readInputFile, stdinReader } from '../files.js';
 import { commandMessage } from '../messages.js';
 import { colorEnabled } from '../report.js';
 import { parseStructured } from '../structured-file.js';
-import { zoneProblemText } from '../zone-problems.js';
+import { reportZoneWarnings, zoneProblemText } from '../zone-problems.js';
 
 export const simulateOptions = {
   zone: { type: 'string', short: 'z' },
@@ -58,8 +58,7 @@ unreadable or invalid zone or request; reported with the JSON path).
       for (const problem of problems) io.stderr(commandMessage('simulate', problem));
       return 2;
     }
-    for (const warning of compiled.warnings)
-      io.stderr(commandMessage('simulate', `warning: ${zoneProblemText(zoneFile, warning)}`));
+    reportZoneWarnings(io, 'simulate', zoneFile, compiled.warnings);
     const result = compiled.zone.simulate(request.request);
     if (format === 'json') io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     else io.stdout(`${formatTrace(result, { verbose: values.verbose === true, color: colorEnabled(io) })}\n`);
