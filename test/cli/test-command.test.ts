@@ -70,6 +70,36 @@ describe('cfrules test', () => {
     expect(result.stdout).toMatch(/2 passed, 0 failed\n$/);
   });
 
+  it('warns on standard error about entry points of phases it does not simulate; the cases still run', () => {
+    const withTransform = {
+      ...zone,
+      rulesets: [
+        {
+          id: 'transform',
+          kind: 'zone',
+          phase: 'http_request_transform',
+          rules: [
+            {
+              id: 'rewrite-home',
+              action: 'rewrite',
+              expression: 'true',
+              action_parameters: { uri: { path: { value: '/admin' } } },
+            },
+          ],
+        },
+      ],
+    };
+    const result = run(
+      ['test', 'tests/rules.test.yaml'],
+      files(passing, { 'tests/zone.json': JSON.stringify(withTransform, null, 2) }),
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(
+      /^cfrules test: warning: tests\/zone\.json:\d+:\d+: \/rulesets\/0\/phase: the http_request_transform phase is not simulated/,
+    );
+    expect(result.stdout).toMatch(/2 passed, 0 failed\n$/);
+  });
+
   it('fails a case with every difference, and exits 1', () => {
     const result = run(['test', 'tests/rules.test.yaml'], files(failing));
     expect(result.code).toBe(1);

@@ -1,6 +1,6 @@
 import { compileZone } from '../../engine/index.js';
 import type { RuleName, SimulationResult } from '../../engine/outcome.js';
-import type { CompiledZone } from '../../engine/zone/types.js';
+import type { CompiledZone, ZoneProblem } from '../../engine/zone/types.js';
 import { readSampleRequest } from '../../request/index.js';
 import { zoneProblemMessage } from '../zone-problems.js';
 import type { Expectation, InputProblem, TestCase, TestFile, TestZone } from './model.js';
@@ -19,7 +19,9 @@ export interface CaseResult {
   differences: string[];
 }
 
-export type RunTestFile = { ok: true; results: CaseResult[] } | { ok: false; problems: InputProblem[] };
+export type RunTestFile =
+  /** `warnings`: what the zone holds and the cases do not run (phases not simulated), at its key. */
+  { ok: true; results: CaseResult[]; warnings: InputProblem[] } | { ok: false; problems: InputProblem[] };
 
 /** How results name a rule: its ref when it has one (what users write), else its id. */
 export const ruleLabel = (rule: RuleName): string => rule.ref ?? rule.id;
@@ -43,7 +45,8 @@ const names = (rule: RuleName): string[] => {
  */
 export function runTestFile(file: TestFile, earlier: readonly InputProblem[] = []): RunTestFile {
   const problems: InputProblem[] = [...earlier];
-  const zone = file.zone && compiledZone(file.zone, problems);
+  const warnings: InputProblem[] = [];
+  const zone = file.zone && compiledZone(file.zone, problems, warnings);
   const known = zone && new Set(zone.rules.flatMap(names));
   // In the order of the file: a skipped case's result, or a case to run once nothing is wrong.
   const planned: (CaseResult | Runnable)[] = [];
@@ -82,7 +85,7 @@ export function runTestFile(file: TestFile, earlier: readonly InputProblem[] = [
   const results = planned.map((item) =>
     'testCase' in item ? runCase(file.path, item.testCase, zone, item.request) : item,
   );
-  return { ok: true, results };
+  return { ok: true, results, warnings };
 }
 
 /** Problems file by file (in the order first named), each file's from top to bottom. */
@@ -99,16 +102,27 @@ interface Runnable {
   request: Parameters<CompiledZone['simulate']>[0];
 }
 
-/** The zone compiled, or undefined after its problems are added to `problems`, each at its key. */
-function compiledZone(zone: TestZone, problems: InputProblem[]): CompiledZone | undefined {
+/**
+ * The zone compiled (its warnings added to `warnings`), or undefined after its problems are added to
+ * `problems`; each at its key.
+ */
+function compiledZone(
+  zone: TestZone,
+  problems: InputProblem[],
+  warnings: InputProblem[],
+): CompiledZone | undefined {
   const compiled = compileZone(zone.json);
-  if (compiled.ok) return compiled.zone;
-  for (const problem of compiled.problems) {
+  const at = (problem: ZoneProblem): InputProblem => {
     const pointer = `${zone.pointer}${problem.path}`;
     const { line, column } = zone.positionOf(pointer);
-    problems.push({ file: zone.file, line, column, pointer, message: zoneProblemMessage(problem) });
+    return { file: zone.file, line, column, pointer, message: zoneProblemMessage(problem) };
+  };
+  if (!compiled.ok) {
+    problems.push(...compiled.problems.map(at));
+    return undefined;
   }
-  return undefined;
+  warnings.push(...compiled.warnings.map(at));
+  return compiled.zone;
 }
 
 function skippedCase(path: string, testCase: TestCase, reason: string): CaseResult {
