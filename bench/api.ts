@@ -6,7 +6,9 @@
  * it as any route would). Rows: listing filters and firewall rules (a page of 25 of 100), reading one
  * filter and one rule, and creating filters (each request a new expression) on the in-memory store and on
  * a database file in WAL mode, with synchronous=FULL (the default: one fsync per acknowledged write) and
- * with synchronous=NORMAL (`cfrules serve --synchronous normal`).
+ * with synchronous=NORMAL (`cfrules serve --synchronous normal`). With CFRULES_BENCH_POSTGRES=postgres://…,
+ * also on PostgreSQL (a schema of its own, dropped at the end): listing and creating on one instance, and
+ * creating through three instances on the same database, the connections spread over them.
  *
  * The servers run in a worker thread and autocannon in the main thread, so that the load generator does not
  * share an event loop with the service it measures.
@@ -22,6 +24,7 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { API_PREFIX, buildApp } from '../src/http/app.js';
 import { applyConfig, readConfig } from '../src/service/setup.js';
+import { openPostgresStore } from '../src/store/postgres.js';
 import { openSqliteStore, type Synchronous } from '../src/store/sqlite.js';
 import type { Store } from '../src/store/store.js';
 import { machineDescription } from './machine.js';
@@ -67,6 +70,8 @@ interface Servers {
   baseline: string;
   memory: string;
   file: Record<Synchronous, string>;
+  /** Present with CFRULES_BENCH_POSTGRES: one instance's base URL, and three instances' on one database. */
+  postgres?: { one: string; three: string[] };
   filterId: string;
   ruleId: string;
   /** Size in bytes of each row's answer, by row key. */
@@ -102,15 +107,30 @@ async function serveInWorker(): Promise<void> {
   };
   const service = async (path: string, synchronous?: Synchronous) => {
     const store = openSqliteStore(path, { synchronous });
+    return serveStore(store);
+  };
+  const serveStore = async (store: Store) => {
     stores.push(store);
-    applyConfig(store, readConfig(CONFIG));
+    await applyConfig(store, readConfig(CONFIG));
     return `${await listen(buildApp({ store }))}${API_PREFIX}`;
   };
+  const postgresUrl = process.env.CFRULES_BENCH_POSTGRES;
+  const schema = `bench_${process.pid}_${Date.now()}`;
 
   const stop = async () => {
     for (const app of apps) await app.close();
-    for (const store of stores) store.close();
+    for (const store of stores) await store.close();
     rmSync(dir, { recursive: true, force: true });
+    if (postgresUrl) await dropSchema(postgresUrl, schema);
+  };
+
+  /** One instance seeded as the in-memory one, then three instances on one database for the creations. */
+  const postgresServers = async (url: string) => {
+    const open = () => openPostgresStore(url, { schema });
+    const one = await serveStore(await open());
+    await seed(one);
+    const three = [one, await serveStore(await open()), await serveStore(await open())];
+    return { one, three };
   };
 
   let servers: Servers;
@@ -138,6 +158,7 @@ async function serveInWorker(): Promise<void> {
         full: await service(join(dir, 'full.db'), 'full'),
         normal: await service(join(dir, 'normal.db'), 'normal'),
       },
+      ...(postgresUrl ? { postgres: await postgresServers(postgresUrl) } : {}),
       ...ids,
       sizes,
     };
@@ -153,6 +174,17 @@ async function serveInWorker(): Promise<void> {
     port.close();
   });
   port.postMessage(servers);
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const { Client } = (await import('pg')).default;
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
 }
 
 /** SEEDED filters and as many firewall rules (one per filter) in the zone, through the API. */
@@ -266,7 +298,8 @@ interface AutocannonRequest {
   setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
 }
 interface AutocannonOptions {
-  url: string;
+  /** Several URLs spread the connections over them. */
+  url: string | string[];
   connections: number;
   duration: number;
   headers?: Record<string, string>;
@@ -380,10 +413,10 @@ async function main(): Promise<void> {
 
   /** Requests creating one filter each, with an expression no other request of the run uses. */
   let created = 0;
-  const creations = (base: string): AutocannonRequest[] => [
+  const creations = (base: string | string[]): AutocannonRequest[] => [
     {
       method: 'POST',
-      path: zonePath(base, '/filters'),
+      path: zonePath(Array.isArray(base) ? (base[0] as string) : base, '/filters'),
       setupRequest: (request) => {
         const n = created++;
         const zone = CREATION_ZONES[n % CREATION_ZONES.length] as string;
@@ -436,19 +469,43 @@ async function main(): Promise<void> {
         get(servers.memory, `/firewall/rules/${servers.ruleId}`),
       ),
     );
+    if (servers.postgres) {
+      rows.push(
+        await measure(
+          {
+            name: `list filters (PostgreSQL, ${SEEDED} in the zone, page of 25)`,
+            request: '`GET /zones/{z}/filters`',
+          },
+          'filters',
+          get(servers.postgres.one, '/filters'),
+        ),
+      );
+    }
     const creationRows: [string, number, Row][] = [];
-    for (const [name, base, target] of [
+    const creationTargets: [string, string | string[], number | undefined][] = [
       ['create one filter (in-memory store)', servers.memory, 0.4],
       ['create one filter (database file, WAL, synchronous=FULL)', servers.file.full, undefined],
       ['create one filter (database file, WAL, synchronous=NORMAL)', servers.file.normal, undefined],
-    ] as const) {
-      const before = await count(base);
+    ];
+    if (servers.postgres) {
+      creationTargets.push(
+        ['create one filter (PostgreSQL, one instance)', servers.postgres.one, undefined],
+        [
+          'create one filter (PostgreSQL, three instances on one database)',
+          servers.postgres.three,
+          undefined,
+        ],
+      );
+    }
+    for (const [name, base, target] of creationTargets) {
+      const first = Array.isArray(base) ? (base[0] as string) : base;
+      const before = await count(first);
       const row = await measure({ name, request: '`POST /zones/{z}/filters`', target }, 'create', {
         url: base,
         requests: creations(base),
       });
       rows.push(row);
-      creationRows.push([base, before, row]);
+      creationRows.push([first, before, row]);
     }
     // Every acknowledged creation (warm-ups included) is stored. Requests still in flight when autocannon
     // stops (at most one per connection, at the end of each warm-up and each window) may be stored unseen.
@@ -503,7 +560,12 @@ transaction; afterwards the run checks that the zone holds every acknowledged cr
 rows are the same creation as \`cfrules serve --db\` runs it: with synchronous=FULL (the default) every
 commit is fsynced before the answer, so the row measures the disk as much as the service; with
 \`--synchronous normal\` commits are fsynced at checkpoints only (see docs/api.md for what that risks).
-Any error, timeout or non-2xx answer fails the benchmark. On this shared 2-vCPU VM the in-memory rows vary
+The PostgreSQL rows (run with CFRULES_BENCH_POSTGRES=postgres://…, a
+local server) are the same requests on the PostgreSQL store: a pool of 10 connections, every transaction
+SERIALIZABLE, a NOTIFY per write; "three instances" are three services in the same worker thread on one
+database, autocannon spreading its connections over them, so the row measures what several instances
+cost each other (serialisation, notifications dropping each other's caches), not the throughput that
+three processes on more cores would add. Any error, timeout or non-2xx answer fails the benchmark. On this shared 2-vCPU VM the in-memory rows vary
 by ±30% between runs, and the synchronous=FULL row, which waits on the disk's fsync, by up to 5×: in the
 runs of 2026-11-24 before migration 4, the in-memory creation gave 0.25× its baseline with the machine
 quiet (load average 2.6) and 0.36–0.43× while a neighbour kept it at 7–20 (the bare route then loses more

@@ -63,6 +63,8 @@ export const bundleOptions = {
     're2-wasm',
     'web-tree-sitter',
     'better-sqlite3',
+    'pg',
+    '@electric-sql/pglite',
     'fastify',
     'yaml',
     'vscode-languageserver',

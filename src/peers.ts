@@ -1,13 +1,14 @@
-// The service's packages — Fastify, better-sqlite3 and yaml — are optional peer dependencies: a user of the
+// The service's packages — Fastify, better-sqlite3, pg, PGlite and yaml — are optional peer dependencies: a user of the
 // library (`npm install cfrules` to validate expressions) does not need them, and better-sqlite3 compiles a
 // native addon. They are loaded here, on first use and never at import time, so that importing a module
 // that may use them costs nothing (every CLI command but `serve` starts without them: issue 16), and so that
 // a missing one is reported as what to install rather than as Node's "Cannot find package".
 //
-// All three are CommonJS packages, so `require` loads them synchronously and callers stay synchronous.
+// Each can be loaded with `require` (PGlite through its CommonJS build): synchronously, and also from the
+// CLI's code cache, where a dynamic import cannot load a package.
 import { createRequire } from 'node:module';
 
-export type Peer = 'fastify' | 'better-sqlite3' | 'yaml';
+export type Peer = 'fastify' | 'better-sqlite3' | 'pg' | '@electric-sql/pglite' | 'yaml';
 
 /** What needs each peer, and the command that installs what that needs. */
 const SERVICE = {
@@ -17,6 +18,14 @@ const SERVICE = {
 const USES: Record<Peer, { needs: string; install: string }> = {
   fastify: SERVICE,
   'better-sqlite3': SERVICE,
+  '@electric-sql/pglite': {
+    needs: 'pglite: databases (PostgreSQL in-process) need @electric-sql/pglite',
+    install: 'npm install @electric-sql/pglite',
+  },
+  pg: {
+    needs: 'cfrules serve --database postgres://… (and export, migrate with a PostgreSQL database) need pg',
+    install: 'npm install pg',
+  },
   yaml: {
     needs: 'YAML files (cfrules serve --config, zone and test files, export zone -o FILE.yaml) need yaml',
     install: 'npm install yaml',

@@ -14,5 +14,7 @@ export {
   readConfig,
   type ServiceConfig,
 } from './service/setup.js';
+export { describeDatabase, openStore, type StoreOptions } from './store/open.js';
+export { openPostgresStore, type PostgresStoreOptions } from './store/postgres.js';
 export { openSqliteStore, type SqliteStoreOptions, type Synchronous } from './store/sqlite.js';
 export type { Store } from './store/store.js';

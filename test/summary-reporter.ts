@@ -23,16 +23,19 @@ declare module 'vitest' {
      * run as covering them.
      */
     notRun?: string;
+    /** Set by a test to say on what it ran when that varies by machine (which PostgreSQL): printed likewise. */
+    ranOn?: string;
   }
 }
 
-/** The distinct `notRun` notes of the run's tests. */
+/** The distinct `notRun` and `ranOn` notes of the run's tests. */
 export function notRunNotes(testModules: ReadonlyArray<TestModule>): string[] {
   const notes = new Set<string>();
   for (const module of testModules)
     for (const test of module.children.allTests()) {
-      const note = test.meta().notRun;
-      if (note) notes.add(note);
+      const { notRun, ranOn } = test.meta();
+      if (notRun) notes.add(notRun);
+      if (ranOn) notes.add(ranOn);
     }
   return [...notes];
 }

@@ -25,6 +25,6 @@ const io: CliIo = {
 };
 
 // A long-running command (serve) gives its exit code when it stops.
-Promise.resolve(runCli(process.argv.slice(2), io)).then((code) => {
+void Promise.resolve(runCli(process.argv.slice(2), io)).then((code) => {
   process.exitCode = code;
 });

@@ -65,6 +65,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import('./commands/serve.js')).serveCommand,
   },
   {
+    name: 'migrate',
+    summary: "bring the service's database (SQLite or PostgreSQL) to this version's schema",
+    load: async () => (await import('./commands/migrate.js')).migrateCommand,
+  },
+  {
     name: 'lsp',
     summary: 'run the language server for editors (Language Server Protocol over stdio)',
     load: async () => (await import('./commands/lsp.js')).lspCommand,

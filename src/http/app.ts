@@ -11,6 +11,7 @@ import { type Envelope, failure, STATUS, shownText } from './envelope.js';
 import { bodyText, HttpRefusal } from './json-body.js';
 import { filterRoutes } from './routes/filters.js';
 import { firewallRuleRoutes } from './routes/firewall-rules.js';
+import { healthRoutes } from './routes/health.js';
 import { previousWafRoutes } from './routes/previous-waf.js';
 import { allowedMethods, methodNotAllowed, type ResourceList } from './routes/route.js';
 import { rulesetRoutes } from './routes/rulesets.js';
@@ -172,6 +173,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.status(404).send(cannotRoute(request.url));
   });
 
+  healthRoutes(app, options.store, API_PREFIX);
   app.decorateRequest('principal', undefined as unknown as Principal);
   app.register(
     async (api) => {
@@ -181,17 +183,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
           const value = request.headers[name];
           return Array.isArray(value) ? value[0] : value;
         };
-        try {
-          request.principal = services.auth.authenticate({
+        services.auth
+          .authenticate({
             email: header('x-auth-email'),
             key: header('x-auth-key'),
             authorization: header('authorization'),
-          });
-        } catch (error) {
-          done(error as Error);
-          return;
-        }
-        done();
+          })
+          .then(
+            (principal) => {
+              request.principal = principal;
+              done();
+            },
+            (error: Error) => done(error),
+          );
       });
       zoneRoutes(api, services);
       filterRoutes(api, services);

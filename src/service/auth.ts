@@ -57,7 +57,7 @@ export class AuthService {
   }
 
   /** The principal of a request's credentials; a ServiceError when missing, malformed or unknown. */
-  authenticate(credentials: Credentials): Principal {
+  async authenticate(credentials: Credentials): Promise<Principal> {
     const { email, key, authorization } = credentials;
     // The official SDK sends every credential it was configured with: a token, when present, decides.
     if (authorization !== undefined) return this.byToken(authorization);
@@ -74,8 +74,8 @@ export class AuthService {
       chain.push({ code: CODES.invalidKeyHeader, message: 'Invalid format for X-Auth-Key header' });
     if (chain.length > 0) throw invalidHeaders(chain);
     // Both checked by their formats above: neither holds a newline, so the key is unambiguous.
-    const principal = this.principals.get(`key\n${email}\n${key}`, () => {
-      const account = this.store.transaction((tx) => tx.accounts.getByApiKeyHash(digest(key)));
+    const principal = await this.principals.get(`key\n${email}\n${key}`, async () => {
+      const account = await this.store.transaction((tx) => tx.accounts.getByApiKeyHash(digest(key)));
       if (!account || account.email.toLowerCase() !== email.toLowerCase()) return undefined;
       return {
         accountId: account.id,
@@ -93,15 +93,15 @@ export class AuthService {
     return principal;
   }
 
-  private byToken(authorization: string): Principal {
+  private async byToken(authorization: string): Promise<Principal> {
     const value = BEARER.exec(authorization)?.[1];
     if (value === undefined || !API_TOKEN.test(value)) {
       throw invalidHeaders([
         { code: CODES.invalidAuthorizationHeader, message: 'Invalid format for Authorization header' },
       ]);
     }
-    const principal = this.principals.get(`token\n${value}`, () => {
-      const token = this.store.transaction((tx) => tx.tokens.getByHash(digest(value)));
+    const principal = await this.principals.get(`token\n${value}`, async () => {
+      const token = await this.store.transaction((tx) => tx.tokens.getByHash(digest(value)));
       if (!token) return undefined;
       const accountWide = token.zones.includes('*');
       return {
@@ -121,9 +121,9 @@ export class AuthService {
    * that cannot be a zone's, or no such zone, is a routing error as on Cloudflare; a zone of another
    * account or outside a token's list, or a missing permission, is an authentication error.
    */
-  zone(principal: Principal, zoneId: string, ...needs: PermissionName[]): ZoneRecord {
+  async zone(principal: Principal, zoneId: string, ...needs: PermissionName[]): Promise<ZoneRecord> {
     const zone = isId(zoneId)
-      ? this.zones.get(zoneId, () => this.store.transaction((tx) => tx.zones.get(zoneId)))
+      ? await this.zones.get(zoneId, () => this.store.transaction((tx) => tx.zones.get(zoneId)))
       : undefined;
     if (!zone) throw unknownZone(zoneId, isId(zoneId));
     if (!reaches(principal, zone)) throw authenticationError();

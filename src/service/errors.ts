@@ -64,6 +64,8 @@ export const CODES = {
   unsupportedEncoding: 7006,
   invalidQuery: 10001,
   internal: 10500,
+  // The database does not answer (cfrules': GET /client/v4/health).
+  unavailable: 10503,
   // Zones (1061 is Cloudflare's; 1099 cfrules').
   zoneExists: 1061,
   invalidZone: 1099,

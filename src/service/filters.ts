@@ -42,9 +42,9 @@ export const DUPLICATE_MESSAGE = 'config duplicates an already existing config';
 export const FILTER_LIMIT = 5_000;
 
 /** Refuses a request that would take the zone past FILTER_LIMIT, before it writes anything. */
-export function requireFilterRoom(tx: StoreTransaction, zoneId: string, adding: number): void {
+export async function requireFilterRoom(tx: StoreTransaction, zoneId: string, adding: number): Promise<void> {
   if (adding === 0) return;
-  const count = tx.filters.count(zoneId);
+  const count = await tx.filters.count(zoneId);
   if (count + adding <= FILTER_LIMIT) return;
   throw new ServiceError(
     'bad-request',
@@ -93,8 +93,8 @@ export class ExpressionClaims {
   ) {}
 
   /** Claims the expression for the filter `ownerId` (undefined for a new filter) or throws at `place`. */
-  claim(expression: string, ownerId: string | undefined, place: Place): void {
-    const stored = this.tx.filters.getByExpression(this.zoneId, expression);
+  async claim(expression: string, ownerId: string | undefined, place: Place): Promise<void> {
+    const stored = await this.tx.filters.getByExpression(this.zoneId, expression);
     if (this.claimed.has(expression) || (stored !== undefined && stored.id !== ownerId)) {
       throw invalid(place, DUPLICATE_MESSAGE);
     }
@@ -107,8 +107,13 @@ const filterNotFound = (id: string, pointer?: string): ServiceError =>
   new ServiceError('not-found', at(CODES.filterNotFound, `filter not found: ${shown(id)}`, pointer));
 
 /** The zone's filter with this id, or a 404. */
-function findFilter(tx: StoreTransaction, zoneId: string, id: string, pointer?: string): FilterRecord {
-  const filter = isId(id) ? tx.filters.get(zoneId, id) : undefined;
+async function findFilter(
+  tx: StoreTransaction,
+  zoneId: string,
+  id: string,
+  pointer?: string,
+): Promise<FilterRecord> {
+  const filter = isId(id) ? await tx.filters.get(zoneId, id) : undefined;
   if (filter === undefined) throw filterNotFound(id, pointer);
   return filter;
 }
@@ -144,7 +149,7 @@ export class FilterService {
   }
 
   /** Query: `id` (exact), `expression` and `description` (case-insensitive substrings), `ref`, `paused`. */
-  list(zone: ZoneRecord, query: QueryParams): FilterList {
+  async list(zone: ZoneRecord, query: QueryParams): Promise<FilterList> {
     const page = readPage(query);
     const search = {
       id: queryId(query),
@@ -155,8 +160,8 @@ export class FilterService {
     };
     const key = JSON.stringify([zone.id, page.page, page.perPage, search]);
     return this.lists.get(key, () =>
-      this.store.transaction((tx) => {
-        const found = tx.filters.list(zone.id, search, page);
+      this.store.transaction(async (tx) => {
+        const found = await tx.filters.list(zone.id, search, page);
         return {
           result: found.items.map(filterJson),
           resultInfo: resultInfo(page, found.items.length, found.totalCount),
@@ -166,12 +171,13 @@ export class FilterService {
   }
 
   /** `[{expression, description?, paused?, ref?}]` (or one such object): all are created, or none. */
-  create(zone: ZoneRecord, body: unknown): FilterJson[] {
+  async create(zone: ZoneRecord, body: unknown): Promise<FilterJson[]> {
     const items = readBatch(body, CODES.invalidFilter, 'filter');
-    return this.store.transaction((tx) => {
-      requireFilterRoom(tx, zone.id, items.length);
+    return this.store.transaction(async (tx) => {
+      await requireFilterRoom(tx, zone.id, items.length);
       const time = now();
-      return items.map(({ value, place }) => {
+      const created: FilterJson[] = [];
+      for (const { value, place } of items) {
         const fields = readFilterFields(BodyObject.read(value, place, 'a filter'), zone.plan);
         const filter: FilterRecord = {
           id: newId(),
@@ -185,54 +191,59 @@ export class FilterService {
         // stored filter or of one earlier in the batch: one statement instead of a lookup then a write. The
         // errors are the same, in the same order (each item's fields, then its expression's uniqueness);
         // any of them rolls back the whole batch.
-        if (!tx.filters.insertUnlessDuplicate(filter))
+        if (!(await tx.filters.insertUnlessDuplicate(filter)))
           throw invalid(duplicatePlace(place), DUPLICATE_MESSAGE);
-        return filterJson(filter);
-      });
+        created.push(filterJson(filter));
+      }
+      return created;
     });
   }
 
   /** PUT `[{id, expression, description?, paused?, ref?}]`: every filter replaced, or none. */
-  updateMany(zone: ZoneRecord, body: unknown): FilterJson[] {
+  async updateMany(zone: ZoneRecord, body: unknown): Promise<FilterJson[]> {
     const items = readBatch(body, CODES.invalidFilter, 'filter');
-    return this.store.transaction((tx) => {
+    return this.store.transaction(async (tx) => {
       const claims = new ExpressionClaims(tx, zone.id);
       const time = now();
       const seen = new Set<string>();
-      const replaced = items.map(({ value, place }) => {
+      const replaced: FilterRecord[] = [];
+      for (const { value, place } of items) {
         const object = BodyObject.read(value, place, 'a filter');
         const id = object.requiredString('id', Number.POSITIVE_INFINITY);
-        const existing = findFilter(tx, zone.id, id, object.placeOf('id').pointer);
+        const existing = await findFilter(tx, zone.id, id, object.placeOf('id').pointer);
         if (seen.has(id)) object.fail('id', `filter ${id} is listed twice`);
         seen.add(id);
-        return replacement(existing, object, zone.plan, claims, time);
-      });
-      for (const filter of replaced) tx.filters.update(filter);
+        replaced.push(await replacement(existing, object, zone.plan, claims, time));
+      }
+      for (const filter of replaced) await tx.filters.update(filter);
       return replaced.map(filterJson);
     });
   }
 
   /** The filters named by `?id=` (or the body); unknown ids are skipped. None is deleted if one is in use. */
-  deleteMany(zone: ZoneRecord, query: QueryParams, body: unknown): { id: string }[] {
+  async deleteMany(zone: ZoneRecord, query: QueryParams, body: unknown): Promise<{ id: string }[]> {
     const ids = readIdsToDelete(query, body, CODES.invalidQuery);
     // Naming nothing deletes nothing (Cloudflare's documented answer): an empty list, not an error.
     if (ids.length === 0) return [];
-    return this.store.transaction((tx) => {
-      const existing = ids.filter(isId).flatMap((id) => tx.filters.get(zone.id, id) ?? []);
-      for (const filter of existing) refuseDeletion(tx, filter);
-      return tx.filters
-        .delete(
-          zone.id,
-          existing.map((filter) => filter.id),
-        )
-        .map((id) => ({ id }));
+    return this.store.transaction(async (tx) => {
+      const existing: FilterRecord[] = [];
+      for (const id of ids.filter(isId)) {
+        const filter = await tx.filters.get(zone.id, id);
+        if (filter !== undefined) existing.push(filter);
+      }
+      for (const filter of existing) await refuseDeletion(tx, filter);
+      const deleted = await tx.filters.delete(
+        zone.id,
+        existing.map((filter) => filter.id),
+      );
+      return deleted.map((id) => ({ id }));
     });
   }
 
-  get(zone: ZoneRecord, id: string): FilterJson {
-    const filter = this.filters.get(`${zone.id}/${id}`, () =>
-      this.store.transaction((tx) => {
-        const found = isId(id) ? tx.filters.get(zone.id, id) : undefined;
+  async get(zone: ZoneRecord, id: string): Promise<FilterJson> {
+    const filter = await this.filters.get(`${zone.id}/${id}`, () =>
+      this.store.transaction(async (tx) => {
+        const found = isId(id) ? await tx.filters.get(zone.id, id) : undefined;
         return found === undefined ? undefined : filterJson(found);
       }),
     );
@@ -241,24 +252,24 @@ export class FilterService {
   }
 
   /** PUT one filter: the body's `id`, when given, must be the path's. Omitted fields get their defaults. */
-  update(zone: ZoneRecord, id: string, body: unknown): FilterJson {
-    return this.store.transaction((tx) => {
-      const existing = findFilter(tx, zone.id, id);
+  async update(zone: ZoneRecord, id: string, body: unknown): Promise<FilterJson> {
+    return this.store.transaction(async (tx) => {
+      const existing = await findFilter(tx, zone.id, id);
       const object = BodyObject.read(body, rootPlace(CODES.invalidFilter), 'the request body');
       if (object.has('id') && object.get('id') !== id) {
         object.fail('id', `id must be the filter id of the path (${id}) or be left out`);
       }
-      const filter = replacement(existing, object, zone.plan, new ExpressionClaims(tx, zone.id), now());
-      tx.filters.update(filter);
+      const filter = await replacement(existing, object, zone.plan, new ExpressionClaims(tx, zone.id), now());
+      await tx.filters.update(filter);
       return filterJson(filter);
     });
   }
 
-  delete(zone: ZoneRecord, id: string): { id: string } {
-    return this.store.transaction((tx) => {
-      const filter = findFilter(tx, zone.id, id);
-      refuseDeletion(tx, filter);
-      tx.filters.delete(zone.id, [filter.id]);
+  async delete(zone: ZoneRecord, id: string): Promise<{ id: string }> {
+    return this.store.transaction(async (tx) => {
+      const filter = await findFilter(tx, zone.id, id);
+      await refuseDeletion(tx, filter);
+      await tx.filters.delete(zone.id, [filter.id]);
       return { id: filter.id };
     });
   }
@@ -271,23 +282,23 @@ const duplicatePlace = (place: Place): Place => ({
 });
 
 /** The filter as the PUT body describes it (PUT semantics: omitted fields are reset). */
-function replacement(
+async function replacement(
   existing: FilterRecord,
   object: BodyObject,
   plan: Plan,
   claims: ExpressionClaims,
   time: string,
-): FilterRecord {
+): Promise<FilterRecord> {
   refuseIfCreatedWithRule(existing, 'replaced', object.place.pointer || undefined);
   const fields = readFilterFields(object, plan);
-  claims.claim(fields.expression, existing.id, duplicatePlace(object.place));
+  await claims.claim(fields.expression, existing.id, duplicatePlace(object.place));
   return { ...existing, ...fields, modifiedOn: time };
 }
 
 /** A filter stays while a rule uses it: deleting it would leave the rule without a filter. */
-function refuseDeletion(tx: StoreTransaction, filter: FilterRecord): void {
+async function refuseDeletion(tx: StoreTransaction, filter: FilterRecord): Promise<void> {
   refuseIfCreatedWithRule(filter, 'deleted');
-  const users = tx.firewallRules.countUsing(filter.zoneId, filter.id);
+  const users = await tx.firewallRules.countUsing(filter.zoneId, filter.id);
   if (users > 0) {
     const rules = users === 1 ? '1 firewall rule' : `${users} firewall rules`;
     const message = `filter ${filter.id} is used by ${rules}: delete them or give them another filter first`;

@@ -23,6 +23,7 @@ import {
 import { FILTER_MEMBERS, type FilterFields } from './rules/filter.js';
 import {
   editSettings,
+  type RuleSettings,
   readFilterId,
   readNewFirewallRule,
   readSettings,
@@ -81,8 +82,13 @@ export function ruleJson(rule: FirewallRuleRecord, filter: FilterJson | DeletedF
 }
 
 /** The id of an existing filter of the zone that a rule refers to (a 400: it is the body that is wrong). */
-function referencedFilter(tx: StoreTransaction, zoneId: string, id: string, object: BodyObject): string {
-  const filter = isId(id) ? tx.filters.get(zoneId, id) : undefined;
+async function referencedFilter(
+  tx: StoreTransaction,
+  zoneId: string,
+  id: string,
+  object: BodyObject,
+): Promise<string> {
+  const filter = isId(id) ? await tx.filters.get(zoneId, id) : undefined;
   if (filter === undefined) {
     throw invalid(
       childPlace(object.placeOf('filter'), 'id'),
@@ -114,15 +120,20 @@ function checkSentFilter(sent: BodyObject, filter: FilterRecord): void {
 const ruleNotFound = (id: string, pointer?: string): ServiceError =>
   new ServiceError('not-found', at(CODES.ruleNotFound, `firewall rule not found: ${shown(id)}`, pointer));
 
-function findRule(tx: StoreTransaction, zoneId: string, id: string, pointer?: string): FirewallRuleRecord {
-  const rule = isId(id) ? tx.firewallRules.get(zoneId, id) : undefined;
+async function findRule(
+  tx: StoreTransaction,
+  zoneId: string,
+  id: string,
+  pointer?: string,
+): Promise<FirewallRuleRecord> {
+  const rule = isId(id) ? await tx.firewallRules.get(zoneId, id) : undefined;
   if (rule === undefined) throw ruleNotFound(id, pointer);
   return rule;
 }
 
 /** A rule as stored, with its filter. */
-function render(tx: StoreTransaction, rule: FirewallRuleRecord): RuleJson {
-  const filter = tx.filters.get(rule.zoneId, rule.filterId);
+async function render(tx: StoreTransaction, rule: FirewallRuleRecord): Promise<RuleJson> {
+  const filter = await tx.filters.get(rule.zoneId, rule.filterId);
   // The store's foreign key makes this impossible; say so rather than answer with a rule without filter.
   if (filter === undefined) {
     throw new ServiceError(
@@ -137,27 +148,39 @@ function render(tx: StoreTransaction, rule: FirewallRuleRecord): RuleJson {
  * Once a rule no longer uses the filter created with it (the rule was deleted, or now uses another
  * filter), the filter becomes an ordinary one that the Filters API can change and delete.
  */
-function release(
+async function release(
   tx: StoreTransaction,
   zoneId: string,
   filterId: string,
   ruleId: string,
-): FilterRecord | undefined {
-  const filter = tx.filters.get(zoneId, filterId);
+): Promise<FilterRecord | undefined> {
+  const filter = await tx.filters.get(zoneId, filterId);
   if (filter === undefined || filter.createdWithRule !== ruleId) return filter;
   const released = { ...filter, createdWithRule: null };
-  tx.filters.update(released);
+  await tx.filters.update(released);
   return released;
 }
 
 /** Stores a changed rule, freeing the filter it was created with if it now uses another one. */
-function save(tx: StoreTransaction, before: FirewallRuleRecord, after: FirewallRuleRecord): void {
-  tx.firewallRules.update(after);
-  if (after.filterId !== before.filterId) release(tx, before.zoneId, before.filterId, before.id);
+async function save(
+  tx: StoreTransaction,
+  before: FirewallRuleRecord,
+  after: FirewallRuleRecord,
+): Promise<void> {
+  await tx.firewallRules.update(after);
+  if (after.filterId !== before.filterId) await release(tx, before.zoneId, before.filterId, before.id);
 }
 
 const sameSettings = (a: FirewallRuleRecord, b: FirewallRuleRecord): boolean =>
   a.filterId === b.filterId && SETTING_KEYS.every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]));
+
+/** A rule of a creation once read: its filter is one of the zone's, or a new one given inline. */
+interface PlannedRule {
+  index: number;
+  settings: RuleSettings;
+  inline?: FilterFields;
+  filterId: string;
+}
 
 /** What happens to a creation: the rules, or (quota exceeded) the inline filters created without them. */
 type CreateOutcome =
@@ -183,7 +206,7 @@ export class FirewallRuleService {
   }
 
   /** Query: `id`, `action` (exact), `description` (case-insensitive substring), `paused`. */
-  list(zone: ZoneRecord, query: QueryParams): RuleList {
+  async list(zone: ZoneRecord, query: QueryParams): Promise<RuleList> {
     const page = readPage(query);
     const search = {
       id: queryId(query),
@@ -193,8 +216,8 @@ export class FirewallRuleService {
     };
     const key = JSON.stringify([zone.id, page.page, page.perPage, search]);
     return this.lists.get(key, () =>
-      this.store.transaction((tx) => {
-        const found = tx.firewallRules.list(zone.id, search, page);
+      this.store.transaction(async (tx) => {
+        const found = await tx.firewallRules.list(zone.id, search, page);
         return {
           result: found.items.map(({ rule, filter }) => ruleJson(rule, filterJson(filter))),
           resultInfo: resultInfo(page, found.items.length, found.totalCount),
@@ -209,21 +232,28 @@ export class FirewallRuleService {
    * error names them, so that the rules can be created by id later; otherwise filters, then rules, are
    * created.
    */
-  create(zone: ZoneRecord, body: unknown): RuleJson[] {
+  async create(zone: ZoneRecord, body: unknown): Promise<RuleJson[]> {
     const items = readBatch(body, CODES.invalidRule, 'firewall rule');
-    const outcome = this.store.transaction((tx): CreateOutcome => {
+    const outcome = await this.store.transaction(async (tx): Promise<CreateOutcome> => {
       const claims = new ExpressionClaims(tx, zone.id);
-      const planned = items.map(({ value, place, index }) => {
+      const planned: PlannedRule[] = [];
+      for (const { value, place, index } of items) {
         const object = BodyObject.read(value, place, 'a firewall rule');
         const { settings, choice } = readNewFirewallRule(object, index, zone.plan);
-        if ('id' in choice)
-          return { index, settings, filterId: referencedFilter(tx, zone.id, choice.id, object) };
-        claims.claim(choice.inline.expression, undefined, childPlace(choice.place, 'expression'));
-        return { index, settings, inline: choice.inline, filterId: newId() };
-      });
+        if ('id' in choice) {
+          planned.push({ index, settings, filterId: await referencedFilter(tx, zone.id, choice.id, object) });
+        } else {
+          await claims.claim(choice.inline.expression, undefined, childPlace(choice.place, 'expression'));
+          planned.push({ index, settings, inline: choice.inline, filterId: newId() });
+        }
+      }
 
       const time = now();
-      const newFilter = (fields: FilterFields, id: string, ruleId: string | null): FilterRecord => {
+      const newFilter = async (
+        fields: FilterFields,
+        id: string,
+        ruleId: string | null,
+      ): Promise<FilterRecord> => {
         const filter = {
           id,
           zoneId: zone.id,
@@ -232,40 +262,43 @@ export class FirewallRuleService {
           createdOn: time,
           modifiedOn: time,
         };
-        tx.filters.insert(filter);
+        await tx.filters.insert(filter);
         return filter;
       };
 
       const inlineFilters = planned.filter((rule) => rule.inline !== undefined).length;
-      const count = tx.firewallRules.count(zone.id);
+      const count = await tx.firewallRules.count(zone.id);
       // No room for any rule: nothing is created, not even the filters (they could never get their rules).
       if (count >= RULE_QUOTA[zone.plan])
         return { quotaExceeded: { count, adding: planned.length, filters: [] } };
-      requireFilterRoom(tx, zone.id, inlineFilters);
+      await requireFilterRoom(tx, zone.id, inlineFilters);
       if (count + planned.length > RULE_QUOTA[zone.plan]) {
         // The documented outcome: the filters exist (not tied to any rule), the rules do not.
-        const filters = planned.flatMap((rule) =>
-          rule.inline === undefined
-            ? []
-            : [{ index: rule.index, id: newFilter(rule.inline, rule.filterId, null).id }],
-        );
+        const filters: { index: number; id: string }[] = [];
+        for (const rule of planned) {
+          if (rule.inline === undefined) continue;
+          filters.push({ index: rule.index, id: (await newFilter(rule.inline, rule.filterId, null)).id });
+        }
         return { quotaExceeded: { count, adding: planned.length, filters } };
       }
 
-      const rules = planned.map((rule): FirewallRuleRecord => {
+      const rules: FirewallRuleRecord[] = [];
+      for (const rule of planned) {
         const id = newId();
-        if (rule.inline !== undefined) newFilter(rule.inline, rule.filterId, id);
-        return {
+        if (rule.inline !== undefined) await newFilter(rule.inline, rule.filterId, id);
+        rules.push({
           id,
           zoneId: zone.id,
           filterId: rule.filterId,
           ...rule.settings,
           createdOn: time,
           modifiedOn: time,
-        };
-      });
-      for (const rule of rules) tx.firewallRules.insert(rule);
-      return { rules: rules.map((rule) => render(tx, rule)) };
+        });
+      }
+      for (const rule of rules) await tx.firewallRules.insert(rule);
+      const created: RuleJson[] = [];
+      for (const rule of rules) created.push(await render(tx, rule));
+      return { rules: created };
     });
     // Thrown after the commit: the inline filters created under an exceeded quota are kept.
     if ('quotaExceeded' in outcome) throw quotaExceeded(zone.plan, outcome.quotaExceeded);
@@ -273,19 +306,19 @@ export class FirewallRuleService {
   }
 
   /** PUT `[{id, filter: {id}, action, …}]`: every rule replaced (omitted fields reset), or none. */
-  updateMany(zone: ZoneRecord, body: unknown): RuleJson[] {
+  async updateMany(zone: ZoneRecord, body: unknown): Promise<RuleJson[]> {
     return this.eachRule(zone, body, (tx, rule, object) => replaced(tx, zone, rule, object));
   }
 
   /** PATCH `[{id, priority}]` (or one): each rule takes the fields given; other fields stay. */
-  editPriorities(zone: ZoneRecord, body: unknown): RuleJson[] {
+  async editPriorities(zone: ZoneRecord, body: unknown): Promise<RuleJson[]> {
     return this.eachRule(zone, body, (tx, rule, object) => edited(tx, zone, rule, object));
   }
 
-  get(zone: ZoneRecord, id: string): RuleJson {
-    const rule = this.rules.get(`${zone.id}/${id}`, () =>
-      this.store.transaction((tx) => {
-        const found = isId(id) ? tx.firewallRules.getWithFilter(zone.id, id) : undefined;
+  async get(zone: ZoneRecord, id: string): Promise<RuleJson> {
+    const rule = await this.rules.get(`${zone.id}/${id}`, () =>
+      this.store.transaction(async (tx) => {
+        const found = isId(id) ? await tx.firewallRules.getWithFilter(zone.id, id) : undefined;
         return found === undefined ? undefined : ruleJson(found.rule, filterJson(found.filter));
       }),
     );
@@ -294,22 +327,22 @@ export class FirewallRuleService {
   }
 
   /** PUT one rule: the body's `id`, when given, must be the path's. Omitted fields get their defaults. */
-  update(zone: ZoneRecord, id: string, body: unknown): RuleJson {
-    return this.store.transaction((tx) => {
-      const rule = findRule(tx, zone.id, id);
-      const after = replaced(tx, zone, rule, ruleBody(body, id));
-      save(tx, rule, after);
+  async update(zone: ZoneRecord, id: string, body: unknown): Promise<RuleJson> {
+    return this.store.transaction(async (tx) => {
+      const rule = await findRule(tx, zone.id, id);
+      const after = await replaced(tx, zone, rule, ruleBody(body, id));
+      await save(tx, rule, after);
       return render(tx, after);
     });
   }
 
   /** PATCH one rule: only the given fields change; `{}` changes nothing. An array, as Cloudflare answers. */
-  edit(zone: ZoneRecord, id: string, body: unknown): RuleJson[] {
-    return this.store.transaction((tx) => {
-      const rule = findRule(tx, zone.id, id);
-      const after = edited(tx, zone, rule, ruleBody(body, id));
-      if (after !== rule) save(tx, rule, after);
-      return [render(tx, after)];
+  async edit(zone: ZoneRecord, id: string, body: unknown): Promise<RuleJson[]> {
+    return this.store.transaction(async (tx) => {
+      const rule = await findRule(tx, zone.id, id);
+      const after = await edited(tx, zone, rule, ruleBody(body, id));
+      if (after !== rule) await save(tx, rule, after);
+      return [await render(tx, after)];
     });
   }
 
@@ -317,31 +350,35 @@ export class FirewallRuleService {
    * Deletes the rule. Its filter goes too when `deleteFilterIfUnused` is set and no other rule uses it;
    * otherwise it stays, as an ordinary filter if it had been created with this rule.
    */
-  delete(zone: ZoneRecord, id: string, options: { deleteFilterIfUnused: boolean }): RuleJson {
-    return this.store.transaction((tx) => {
-      const rule = findRule(tx, zone.id, id);
-      tx.firewallRules.delete(zone.id, [rule.id]);
-      if (options.deleteFilterIfUnused && tx.firewallRules.countUsing(zone.id, rule.filterId) === 0) {
-        tx.filters.delete(zone.id, [rule.filterId]);
+  async delete(zone: ZoneRecord, id: string, options: { deleteFilterIfUnused: boolean }): Promise<RuleJson> {
+    return this.store.transaction(async (tx) => {
+      const rule = await findRule(tx, zone.id, id);
+      await tx.firewallRules.delete(zone.id, [rule.id]);
+      if (options.deleteFilterIfUnused && (await tx.firewallRules.countUsing(zone.id, rule.filterId)) === 0) {
+        await tx.filters.delete(zone.id, [rule.filterId]);
         return ruleJson(rule, { id: rule.filterId, deleted: true });
       }
-      const filter = release(tx, zone.id, rule.filterId, rule.id);
+      const filter = await release(tx, zone.id, rule.filterId, rule.id);
       return ruleJson(rule, filter === undefined ? { id: rule.filterId, deleted: true } : filterJson(filter));
     });
   }
 
   /** The rules named by `?id=` (or the body); unknown ids are skipped. Filters are never deleted. */
-  deleteMany(zone: ZoneRecord, query: QueryParams, body: unknown): { id: string }[] {
+  async deleteMany(zone: ZoneRecord, query: QueryParams, body: unknown): Promise<{ id: string }[]> {
     const ids = readIdsToDelete(query, body, CODES.invalidQuery);
     // Naming nothing deletes nothing (Cloudflare's documented answer): an empty list, not an error.
     if (ids.length === 0) return [];
-    return this.store.transaction((tx) => {
-      const rules = ids.filter(isId).flatMap((id) => tx.firewallRules.get(zone.id, id) ?? []);
-      const deleted = tx.firewallRules.delete(
+    return this.store.transaction(async (tx) => {
+      const rules: FirewallRuleRecord[] = [];
+      for (const id of ids.filter(isId)) {
+        const rule = await tx.firewallRules.get(zone.id, id);
+        if (rule !== undefined) rules.push(rule);
+      }
+      const deleted = await tx.firewallRules.delete(
         zone.id,
         rules.map((rule) => rule.id),
       );
-      for (const rule of rules) release(tx, zone.id, rule.filterId, rule.id);
+      for (const rule of rules) await release(tx, zone.id, rule.filterId, rule.id);
       return deleted.map((id) => ({ id }));
     });
   }
@@ -350,24 +387,31 @@ export class FirewallRuleService {
    * A batch of changes to existing rules, each element naming its rule by `id`: all are checked before any
    * is stored, so that one bad element leaves every rule as it was.
    */
-  private eachRule(
+  private async eachRule(
     zone: ZoneRecord,
     body: unknown,
-    change: (tx: StoreTransaction, rule: FirewallRuleRecord, object: BodyObject) => FirewallRuleRecord,
-  ): RuleJson[] {
+    change: (
+      tx: StoreTransaction,
+      rule: FirewallRuleRecord,
+      object: BodyObject,
+    ) => Promise<FirewallRuleRecord>,
+  ): Promise<RuleJson[]> {
     const items = readBatch(body, CODES.invalidRule, 'firewall rule');
-    return this.store.transaction((tx) => {
+    return this.store.transaction(async (tx) => {
       const seen = new Set<string>();
-      const changes = items.map(({ value, place }) => {
+      const changes: { before: FirewallRuleRecord; after: FirewallRuleRecord }[] = [];
+      for (const { value, place } of items) {
         const object = BodyObject.read(value, place, 'a firewall rule');
         const id = object.requiredString('id', Number.POSITIVE_INFINITY);
-        const rule = findRule(tx, zone.id, id, object.placeOf('id').pointer);
+        const rule = await findRule(tx, zone.id, id, object.placeOf('id').pointer);
         if (seen.has(id)) object.fail('id', `firewall rule ${id} is listed twice`);
         seen.add(id);
-        return { before: rule, after: change(tx, rule, object) };
-      });
-      for (const { before, after } of changes) if (after !== before) save(tx, before, after);
-      return changes.map(({ after }) => render(tx, after));
+        changes.push({ before: rule, after: await change(tx, rule, object) });
+      }
+      for (const { before, after } of changes) if (after !== before) await save(tx, before, after);
+      const rendered: RuleJson[] = [];
+      for (const { after } of changes) rendered.push(await render(tx, after));
+      return rendered;
     });
   }
 }
@@ -382,28 +426,28 @@ function ruleBody(body: unknown, id: string): BodyObject {
 }
 
 /** The rule as a PUT body describes it; the filter must be given by id. Not stored yet. */
-function replaced(
+async function replaced(
   tx: StoreTransaction,
   zone: ZoneRecord,
   rule: FirewallRuleRecord,
   object: BodyObject,
-): FirewallRuleRecord {
+): Promise<FirewallRuleRecord> {
   const settings = readSettings(object, zone.plan);
-  const filterId = referencedFilter(tx, zone.id, readFilterId(object), object);
+  const filterId = await referencedFilter(tx, zone.id, readFilterId(object), object);
   return { ...rule, ...settings, filterId, modifiedOn: now() };
 }
 
 /** The rule after a PATCH body, or the same object when nothing changes. Not stored yet. */
-function edited(
+async function edited(
   tx: StoreTransaction,
   zone: ZoneRecord,
   rule: FirewallRuleRecord,
   object: BodyObject,
-): FirewallRuleRecord {
+): Promise<FirewallRuleRecord> {
   const settings = editSettings(object, rule, zone.plan);
   let filterId = rule.filterId;
   if (object.has('filter')) {
-    filterId = referencedFilter(tx, zone.id, readFilterId(object), object);
+    filterId = await referencedFilter(tx, zone.id, readFilterId(object), object);
   }
   const after = { ...rule, ...settings, filterId };
   return sameSettings(rule, after) ? rule : { ...after, modifiedOn: now() };

@@ -204,6 +204,8 @@ export function optionalString(value: unknown, place: Place, key: string, max: n
   }
   if (LONE_SURROGATE.test(value))
     throw invalid(place, `${key} must be valid Unicode text (it has a lone surrogate)`);
+  // PostgreSQL's text cannot hold U+0000: refused in every store, so that both keep the same data.
+  if (value.includes('\0')) throw invalid(place, `${key} must not contain the NUL character (U+0000)`);
   return value;
 }
 

@@ -136,8 +136,8 @@ function readAll(object: BodyObject): Fields {
 const notFound = (id: string) =>
   new ServiceError('not-found', at(CODES.pageRuleNotFound, `page rule not found: ${shown(id)}`));
 
-function find(tx: StoreTransaction, zoneId: string, id: string): PageRuleRecord {
-  const rule = isId(id) ? tx.pageRules.get(zoneId, id) : undefined;
+async function find(tx: StoreTransaction, zoneId: string, id: string): Promise<PageRuleRecord> {
+  const rule = isId(id) ? await tx.pageRules.get(zoneId, id) : undefined;
   if (rule === undefined) throw notFound(id);
   return rule;
 }
@@ -149,8 +149,8 @@ export class PageRuleService {
    * Every page rule (no pages, as Cloudflare's list): `status` (search), `match`, `order` (`status`,
    * `priority`, the default) and `direction` (`desc` by default: the rule that applies first comes first).
    */
-  list(zone: ZoneRecord, query: QueryParams): PageRuleJson[] {
-    const rules = this.store.transaction((tx) => tx.pageRules.list(zone.id));
+  async list(zone: ZoneRecord, query: QueryParams): Promise<PageRuleJson[]> {
+    const rules = await this.store.transaction(async (tx) => tx.pageRules.list(zone.id));
     const ordered = query.order === undefined ? { ...query, order: 'priority' } : query;
     return listItems(rules, ordered, {
       direction: 'desc',
@@ -163,10 +163,10 @@ export class PageRuleService {
   }
 
   /** `{targets, actions, priority?, status?}`; the zone's plan bounds how many page rules it has. */
-  create(zone: ZoneRecord, body: unknown): PageRuleJson {
+  async create(zone: ZoneRecord, body: unknown): Promise<PageRuleJson> {
     const fields = readAll(bodyOf(body));
-    return this.store.transaction((tx) => {
-      const count = tx.pageRules.list(zone.id).length;
+    return this.store.transaction(async (tx) => {
+      const count = (await tx.pageRules.list(zone.id)).length;
       const quota = PAGE_RULE_QUOTA[zone.plan];
       if (count >= quota) {
         throw new ServiceError(
@@ -179,29 +179,29 @@ export class PageRuleService {
       }
       const time = now();
       const rule = { id: newId(), zoneId: zone.id, ...fields, createdOn: time, modifiedOn: time };
-      tx.pageRules.insert(rule);
+      await tx.pageRules.insert(rule);
       return pageRuleJson(rule);
     });
   }
 
-  get(zone: ZoneRecord, id: string): PageRuleJson {
-    return this.store.transaction((tx) => pageRuleJson(find(tx, zone.id, id)));
+  async get(zone: ZoneRecord, id: string): Promise<PageRuleJson> {
+    return this.store.transaction(async (tx) => pageRuleJson(await find(tx, zone.id, id)));
   }
 
   /** PUT: targets and actions required; priority and status back to their defaults when omitted. */
-  update(zone: ZoneRecord, id: string, body: unknown): PageRuleJson {
-    return this.store.transaction((tx) => {
-      const current = find(tx, zone.id, id);
+  async update(zone: ZoneRecord, id: string, body: unknown): Promise<PageRuleJson> {
+    return this.store.transaction(async (tx) => {
+      const current = await find(tx, zone.id, id);
       const rule = { ...current, ...readAll(bodyOf(body, id)), modifiedOn: now() };
-      tx.pageRules.update(rule);
+      await tx.pageRules.update(rule);
       return pageRuleJson(rule);
     });
   }
 
   /** PATCH: only the fields given change. */
-  edit(zone: ZoneRecord, id: string, body: unknown): PageRuleJson {
-    return this.store.transaction((tx) => {
-      const current = find(tx, zone.id, id);
+  async edit(zone: ZoneRecord, id: string, body: unknown): Promise<PageRuleJson> {
+    return this.store.transaction(async (tx) => {
+      const current = await find(tx, zone.id, id);
       const object = bodyOf(body, id);
       const changes: Partial<Fields> = {};
       for (const key of KEYS) {
@@ -209,14 +209,14 @@ export class PageRuleService {
       }
       if (Object.keys(changes).length === 0) return pageRuleJson(current);
       const rule = { ...current, ...changes, modifiedOn: now() };
-      tx.pageRules.update(rule);
+      await tx.pageRules.update(rule);
       return pageRuleJson(rule);
     });
   }
 
-  delete(zone: ZoneRecord, id: string): { id: string } {
-    return this.store.transaction((tx) => {
-      tx.pageRules.delete(zone.id, find(tx, zone.id, id).id);
+  async delete(zone: ZoneRecord, id: string): Promise<{ id: string }> {
+    return this.store.transaction(async (tx) => {
+      await tx.pageRules.delete(zone.id, (await find(tx, zone.id, id)).id);
       return { id };
     });
   }

@@ -50,11 +50,11 @@ export function resultInfo(page: PageRequest, count: number, totalCount: number)
 
 /** A parameter that may appear once; undefined when absent. */
 export function queryString(query: QueryParams, name: string): string | undefined {
-  const value = query[name];
-  if (Array.isArray(value)) {
-    if (value.length === 1) return value[0];
-    throw invalidQuery(`${name} must be given at most once`);
-  }
+  const given = query[name];
+  if (Array.isArray(given) && given.length !== 1) throw invalidQuery(`${name} must be given at most once`);
+  const value = Array.isArray(given) ? given[0] : given;
+  // No stored text holds U+0000 (see optionalString in ./input.ts): a search for it is refused, not run.
+  if (value?.includes('\0')) throw invalidQuery(`${name} must not contain the NUL character (U+0000)`);
   return value;
 }
 

@@ -38,8 +38,8 @@ export class ZoneWaf {
     for (const record of records) this.settings.set(`${record.kind}/${record.itemId}`, record);
   }
 
-  static read(tx: StoreTransaction, zoneId: string): ZoneWaf {
-    return new ZoneWaf(zoneId, tx.wafSettings.list(zoneId));
+  static async read(tx: StoreTransaction, zoneId: string): Promise<ZoneWaf> {
+    return new ZoneWaf(zoneId, await tx.wafSettings.list(zoneId));
   }
 
   /** The zone's changes to one item (empty when it has the catalogue's defaults). */
@@ -85,8 +85,8 @@ export class ZoneWaf {
   }
 }
 
-export const migrationState = (tx: StoreTransaction, zoneId: string): WafMigrationState =>
-  tx.wafMigrations.get(zoneId)?.state ?? 'start';
+export const migrationState = async (tx: StoreTransaction, zoneId: string): Promise<WafMigrationState> =>
+  (await tx.wafMigrations.get(zoneId))?.state ?? 'start';
 
 /** Free zones never had the previous WAF managed rules (nor do they migrate from them). */
 export function assertWafPlan(zone: ZoneRecord): void {
@@ -105,9 +105,9 @@ export function assertWafPlan(zone: ZoneRecord): void {
  * The guard of every previous-WAF endpoint (packages, groups, rules, URI-based overrides): a Pro, Business
  * or Enterprise zone that has not completed its migration. After completion those APIs are gone (410).
  */
-export function assertPreviousWaf(tx: StoreTransaction, zone: ZoneRecord): void {
+export async function assertPreviousWaf(tx: StoreTransaction, zone: ZoneRecord): Promise<void> {
   assertWafPlan(zone);
-  if (migrationState(tx, zone.id) === 'complete') throw previousWafRetired();
+  if ((await migrationState(tx, zone.id)) === 'complete') throw previousWafRetired();
 }
 
 export const previousWafRetired = (): ServiceError =>

@@ -50,13 +50,13 @@ export class PreviousWafService {
     );
   }
 
-  getPackage(zone: ZoneRecord, packageId: string): ZonePackage {
+  async getPackage(zone: ZoneRecord, packageId: string): Promise<ZonePackage> {
     return this.read(zone, (waf) => findPackage(waf, packageId));
   }
 
   /** `{sensitivity?, action_mode?}`, anomaly packages only. */
-  editPackage(zone: ZoneRecord, packageId: string, body: unknown): ZonePackage {
-    return this.write(zone, (tx, waf) => {
+  async editPackage(zone: ZoneRecord, packageId: string, body: unknown): Promise<ZonePackage> {
+    return this.write(zone, async (tx, waf) => {
       const pkg = findPackage(waf, packageId);
       const object = BodyObject.read(body, rootPlace(CODES.invalidWafSetting), 'the request body');
       if (pkg.detection_mode !== 'anomaly') {
@@ -69,8 +69,8 @@ export class PreviousWafService {
       const changes = { ...waf.changes('package', pkg.id) };
       if (object.has('sensitivity')) changes.sensitivity = object.oneOf('sensitivity', SENSITIVITIES);
       if (object.has('action_mode')) changes.action_mode = object.oneOf('action_mode', ACTION_MODES);
-      saveChanges(tx, zone.id, 'package', pkg.id, changes);
-      return findPackage(ZoneWaf.read(tx, zone.id), pkg.id);
+      await saveChanges(tx, zone.id, 'package', pkg.id, changes);
+      return findPackage(await ZoneWaf.read(tx, zone.id), pkg.id);
     });
   }
 
@@ -96,19 +96,19 @@ export class PreviousWafService {
     });
   }
 
-  getGroup(zone: ZoneRecord, packageId: string, groupId: string): GroupJson {
+  async getGroup(zone: ZoneRecord, packageId: string, groupId: string): Promise<GroupJson> {
     return this.read(zone, (waf) => findGroup(waf, packageId, groupId));
   }
 
   /** `{mode}`: one of the group's `allowed_modes` (`on`, `off`). */
-  editGroup(zone: ZoneRecord, packageId: string, groupId: string, body: unknown): GroupJson {
-    return this.write(zone, (tx, waf) => {
+  async editGroup(zone: ZoneRecord, packageId: string, groupId: string, body: unknown): Promise<GroupJson> {
+    return this.write(zone, async (tx, waf) => {
       const group = findGroup(waf, packageId, groupId);
       const object = BodyObject.read(body, rootPlace(CODES.invalidWafSetting), 'the request body');
       const mode = object.oneOf('mode', group.allowed_modes);
       const catalogue = new ZoneWaf(zone.id, []).groups().find((g) => g.id === group.id);
-      saveChanges(tx, zone.id, 'group', group.id, mode === catalogue?.mode ? {} : { mode });
-      return findGroup(ZoneWaf.read(tx, zone.id), packageId, groupId);
+      await saveChanges(tx, zone.id, 'group', group.id, mode === catalogue?.mode ? {} : { mode });
+      return findGroup(await ZoneWaf.read(tx, zone.id), packageId, groupId);
     });
   }
 
@@ -143,47 +143,50 @@ export class PreviousWafService {
     });
   }
 
-  getRule(zone: ZoneRecord, packageId: string, ruleId: string): WafRuleJson {
+  async getRule(zone: ZoneRecord, packageId: string, ruleId: string): Promise<WafRuleJson> {
     return this.read(zone, (waf) => findRule(waf, packageId, ruleId));
   }
 
   /** `{mode}`: one of the rule's `allowed_modes`; anything else is refused. */
-  editRule(zone: ZoneRecord, packageId: string, ruleId: string, body: unknown): WafRuleJson {
-    return this.write(zone, (tx, waf) => {
+  async editRule(zone: ZoneRecord, packageId: string, ruleId: string, body: unknown): Promise<WafRuleJson> {
+    return this.write(zone, async (tx, waf) => {
       const rule = findRule(waf, packageId, ruleId);
       const object = BodyObject.read(body, rootPlace(CODES.invalidWafSetting), 'the request body');
       const mode = object.oneOf('mode', rule.allowed_modes);
       const catalogue = new ZoneWaf(zone.id, []).rules().find((r) => r.id === rule.id);
-      saveChanges(tx, zone.id, 'rule', rule.id, mode === catalogue?.mode ? {} : { mode });
-      return findRule(ZoneWaf.read(tx, zone.id), packageId, ruleId);
+      await saveChanges(tx, zone.id, 'rule', rule.id, mode === catalogue?.mode ? {} : { mode });
+      return findRule(await ZoneWaf.read(tx, zone.id), packageId, ruleId);
     });
   }
 
-  private read<T>(zone: ZoneRecord, work: (waf: ZoneWaf) => T): T {
-    return this.store.transaction((tx) => {
-      assertPreviousWaf(tx, zone);
-      return work(ZoneWaf.read(tx, zone.id));
+  private async read<T>(zone: ZoneRecord, work: (waf: ZoneWaf) => T): Promise<T> {
+    return this.store.transaction(async (tx) => {
+      await assertPreviousWaf(tx, zone);
+      return work(await ZoneWaf.read(tx, zone.id));
     });
   }
 
-  private write<T>(zone: ZoneRecord, work: (tx: StoreTransaction, waf: ZoneWaf) => T): T {
-    return this.store.transaction((tx) => {
-      assertPreviousWaf(tx, zone);
-      return work(tx, ZoneWaf.read(tx, zone.id));
+  private async write<T>(
+    zone: ZoneRecord,
+    work: (tx: StoreTransaction, waf: ZoneWaf) => Promise<T>,
+  ): Promise<T> {
+    return this.store.transaction(async (tx) => {
+      await assertPreviousWaf(tx, zone);
+      return work(tx, await ZoneWaf.read(tx, zone.id));
     });
   }
 }
 
 /** Stores a zone's changes to an item; none left means back to the catalogue's defaults (no row). */
-function saveChanges(
+async function saveChanges(
   tx: StoreTransaction,
   zoneId: string,
   kind: WafSettingKind,
   itemId: string,
   changes: Record<string, string>,
-): void {
-  if (Object.keys(changes).length === 0) tx.wafSettings.delete(zoneId, kind, itemId);
-  else tx.wafSettings.put({ zoneId, kind, itemId, settings: changes, modifiedOn: now() });
+): Promise<void> {
+  if (Object.keys(changes).length === 0) await tx.wafSettings.delete(zoneId, kind, itemId);
+  else await tx.wafSettings.put({ zoneId, kind, itemId, settings: changes, modifiedOn: now() });
 }
 
 function findPackage(waf: ZoneWaf, packageId: string): ZonePackage {

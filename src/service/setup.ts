@@ -135,12 +135,12 @@ export const NO_CREDENTIALS_WARNING =
   '(docs/api.md, "The config file")';
 
 /** Applies a config in one transaction: creates what is missing, updates what differs. */
-export function applyConfig(store: Store, config: ServiceConfig): AppliedConfig {
-  return store.transaction((tx) => {
+export async function applyConfig(store: Store, config: ServiceConfig): Promise<AppliedConfig> {
+  return store.transaction(async (tx) => {
     const time = now();
-    config.accounts.forEach((account, i) => {
-      const existing = tx.accounts.get(account.id);
-      const byEmail = tx.accounts.getByEmail(account.email);
+    for (const [i, account] of config.accounts.entries()) {
+      const existing = await tx.accounts.get(account.id);
+      const byEmail = await tx.accounts.getByEmail(account.email);
       if (byEmail && byEmail.id !== account.id) {
         throw new ConfigError(
           `accounts[${i}].email`,
@@ -148,49 +148,47 @@ export function applyConfig(store: Store, config: ServiceConfig): AppliedConfig 
         );
       }
       const keyHash = account.apiKey === undefined ? null : digest(account.apiKey);
-      const byKey = keyHash === null ? undefined : tx.accounts.getByApiKeyHash(keyHash);
+      const byKey = keyHash === null ? undefined : await tx.accounts.getByApiKeyHash(keyHash);
       if (byKey && byKey.id !== account.id) {
         throw new ConfigError(`accounts[${i}].api_key`, `this key already belongs to account ${byKey.id}`);
       }
-      tx.accounts.put({
+      await tx.accounts.put({
         id: account.id,
         name: account.name,
         email: account.email,
         apiKeyHash: keyHash,
         createdOn: existing?.createdOn ?? time,
       });
-      account.tokens.forEach((token, j) => {
-        const holder = tx.tokens.getByHash(digest(token.value))?.accountId;
+      for (const [j, token] of account.tokens.entries()) {
+        const holder = (await tx.tokens.getByHash(digest(token.value)))?.accountId;
         if (holder !== undefined && holder !== account.id) {
           throw new ConfigError(
             `accounts[${i}].tokens[${j}].value`,
             `this token already belongs to account ${holder}`,
           );
         }
-        putToken(tx, account.id, token, time);
-      });
-    });
-    config.zones.forEach((zone, i) => {
-      putZone(tx, zone, `zones[${i}]`, time);
-    });
+        await putToken(tx, account.id, token, time);
+      }
+    }
+    for (const [i, zone] of config.zones.entries()) await putZone(tx, zone, `zones[${i}]`, time);
     const tokens = config.accounts.reduce((sum, account) => sum + account.tokens.length, 0);
     const keys = config.accounts.filter((account) => account.apiKey !== undefined).length;
     // Every declared account is stored by now: more accounts means some the config does not declare.
-    const othersMayHaveCredentials = tx.accounts.count() > config.accounts.length;
+    const othersMayHaveCredentials = (await tx.accounts.count()) > config.accounts.length;
     const applied = { accounts: config.accounts.length, tokens, zones: config.zones.length };
     if (tokens + keys > 0 || othersMayHaveCredentials) return applied;
     return { ...applied, warning: NO_CREDENTIALS_WARNING };
   });
 }
 
-function putToken(
+async function putToken(
   tx: StoreTransaction,
   accountId: string,
   token: AccountConfig['tokens'][number],
   time: string,
-) {
+): Promise<void> {
   const tokenHash = digest(token.value);
-  const existing = tx.tokens.getByHash(tokenHash);
+  const existing = await tx.tokens.getByHash(tokenHash);
   const record: TokenRecord = {
     // Derived from the secret, so that applying the config again updates the same token.
     id: existing?.id ?? tokenHash.slice(0, 32),
@@ -200,23 +198,23 @@ function putToken(
     permissions: token.permissions,
     createdOn: existing?.createdOn ?? time,
   };
-  tx.tokens.put(record);
+  await tx.tokens.put(record);
 }
 
-function putZone(tx: StoreTransaction, zone: ZoneConfig, path: string, time: string) {
-  if (!tx.accounts.get(zone.account)) {
+async function putZone(tx: StoreTransaction, zone: ZoneConfig, path: string, time: string): Promise<void> {
+  if (!(await tx.accounts.get(zone.account))) {
     throw new ConfigError(`${path}.account`, `no account ${zone.account} (declare it under accounts)`);
   }
-  const byName = tx.zones.getByName(zone.account, zone.name);
+  const byName = await tx.zones.getByName(zone.account, zone.name);
   if (zone.id !== undefined && byName && byName.id !== zone.id) {
     throw new ConfigError(`${path}.name`, `${zone.name} is already zone ${byName.id} of this account`);
   }
-  const existing = zone.id === undefined ? byName : tx.zones.get(zone.id);
+  const existing = zone.id === undefined ? byName : await tx.zones.get(zone.id);
   if (existing) {
     const changed =
       existing.name !== zone.name || existing.plan !== zone.plan || existing.accountId !== zone.account;
     if (changed)
-      tx.zones.update({
+      await tx.zones.update({
         ...existing,
         name: zone.name,
         plan: zone.plan,
@@ -234,7 +232,7 @@ function putZone(tx: StoreTransaction, zone: ZoneConfig, path: string, time: str
     createdOn: time,
     modifiedOn: time,
   };
-  tx.zones.insert(record);
+  await tx.zones.insert(record);
 }
 
 /** The credentials made up on a first start, to print once (only their digests are kept). */
@@ -246,9 +244,9 @@ export interface FirstStart {
 }
 
 /** On an empty store, creates one account (with a global key), one edit token and one Enterprise zone. */
-export function bootstrap(store: Store): FirstStart | undefined {
-  return store.transaction((tx) => {
-    if (tx.accounts.count() > 0) return undefined;
+export async function bootstrap(store: Store): Promise<FirstStart | undefined> {
+  return store.transaction(async (tx) => {
+    if ((await tx.accounts.count()) > 0) return undefined;
     const time = now();
     const apiKey = randomBytes(19).toString('hex').slice(0, 37);
     const token = randomBytes(30).toString('base64url');
@@ -259,8 +257,8 @@ export function bootstrap(store: Store): FirstStart | undefined {
       apiKeyHash: digest(apiKey),
       createdOn: time,
     };
-    tx.accounts.put(account);
-    putToken(tx, account.id, { value: token, zones: ['*'], permissions: ['read', 'edit'] }, time);
+    await tx.accounts.put(account);
+    await putToken(tx, account.id, { value: token, zones: ['*'], permissions: ['read', 'edit'] }, time);
     const zone: ZoneRecord = {
       id: newId(),
       name: 'example.com',
@@ -270,7 +268,7 @@ export function bootstrap(store: Store): FirstStart | undefined {
       createdOn: time,
       modifiedOn: time,
     };
-    tx.zones.insert(zone);
+    await tx.zones.insert(zone);
     return { account, apiKey, token, zone };
   });
 }

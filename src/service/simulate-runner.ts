@@ -48,7 +48,7 @@ export class WorkerRunner implements SimulationRunner {
 
   constructor(private readonly script: URL) {}
 
-  run(job: SimulationJob): Promise<SimulationAnswer> {
+  async run(job: SimulationJob): Promise<SimulationAnswer> {
     const worker = this.started();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

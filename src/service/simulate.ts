@@ -61,7 +61,7 @@ export class SimulateService {
    */
   async simulate(zone: ZoneRecord, body: unknown): Promise<BoundedResult | BoundedResult[]> {
     const { requests, single, trace } = readBody(body);
-    const { key, file } = this.zoneFile(zone);
+    const { key, file } = await this.zoneFile(zone);
     const answer = await this.runner.run({
       key,
       zoneFile: file,
@@ -85,24 +85,32 @@ export class SimulateService {
     return single ? (answer.results[0] as BoundedResult) : answer.results;
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     return this.runner.close();
   }
 
-  private zoneFile(zone: ZoneRecord): { key: string; file: unknown } {
+  private async zoneFile(zone: ZoneRecord): Promise<{ key: string; file: unknown }> {
+    const generation = this.currentGeneration();
+    const kept = this.zoneFiles.get(zone.id);
+    if (kept) return kept;
+    const file = await this.store.transaction((tx) => zoneFileFromStore(tx, zone));
+    const read = { key: `${zone.id}@${generation}`, file };
+    // Kept only if nothing was written while it was read (it may hold rows of before that write).
+    if (this.currentGeneration() === generation) {
+      if (this.zoneFiles.size >= MAX_ZONE_FILES) this.zoneFiles.clear();
+      this.zoneFiles.set(zone.id, read);
+    }
+    return read;
+  }
+
+  /** The store's generation of the zone's tables, after forgetting the zone files if it moved. */
+  private currentGeneration(): number {
     const generation = this.store.generation(ZONE_TABLES);
     if (generation !== this.generation) {
       this.zoneFiles.clear();
       this.generation = generation;
     }
-    let kept = this.zoneFiles.get(zone.id);
-    if (!kept) {
-      const file = this.store.transaction((tx) => zoneFileFromStore(tx, zone));
-      kept = { key: `${zone.id}@${generation}`, file };
-      if (this.zoneFiles.size >= MAX_ZONE_FILES) this.zoneFiles.clear();
-      this.zoneFiles.set(zone.id, kept);
-    }
-    return kept;
+    return generation;
   }
 }
 

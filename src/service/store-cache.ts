@@ -21,23 +21,30 @@ export class StoreCache<V extends object> {
   ) {}
 
   /** The value under `key`, from memory or from `load` (which reads the cache's tables). */
-  get(key: string, load: () => V): V;
-  get(key: string, load: () => V | undefined): V | undefined;
-  get(key: string, load: () => V | undefined): V | undefined {
-    const generation = this.store.generation(this.tables);
-    if (generation !== this.generation) {
-      this.values.clear();
-      this.generation = generation;
-    }
+  async get(key: string, load: () => Promise<V>): Promise<V>;
+  async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined>;
+  async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const generation = this.current();
     const kept = this.values.get(key);
     if (kept !== undefined) return kept;
-    const value = load();
-    if (value !== undefined) {
+    const value = await load();
+    // Kept only if nothing was written while it was read: it might hold rows of before that write.
+    if (value !== undefined && this.current() === generation) {
       // Rarely reached (a service has few credentials and zones): starting afresh is simpler than an LRU.
       if (this.values.size >= this.maxEntries) this.values.clear();
       this.values.set(key, deepFreeze(value));
     }
     return value;
+  }
+
+  /** The store's generation of the cache's tables, after emptying the cache if it moved. */
+  private current(): number {
+    const generation = this.store.generation(this.tables);
+    if (generation !== this.generation) {
+      this.values.clear();
+      this.generation = generation;
+    }
+    return generation;
   }
 }
 

@@ -33,14 +33,14 @@ export interface WafMigrationHook {
   onEntryPointUpdate(
     zone: ZoneRecord,
     mode: WafMigrationRequest,
-    write: () => RulesetJson,
+    write: () => Promise<RulesetJson>,
     tx: StoreTransaction,
-  ): RulesetJson;
+  ): Promise<RulesetJson>;
   /**
    * Whether the zone has finished migrating (or runs in validation mode): its managed entry point may then
    * hold enabled rules on any plan. Absent: no zone has.
    */
-  isMigrated?(zone: ZoneRecord, tx: StoreTransaction): boolean;
+  isMigrated?(zone: ZoneRecord, tx: StoreTransaction): Promise<boolean>;
 }
 
 const MODES: Record<string, WafMigrationMode> = {

@@ -39,8 +39,8 @@ export interface StatusResult {
 }
 
 /** `GET …/waf_migration/status` of a zone (the caller checks the plan). */
-export function migrationStatus(tx: StoreTransaction, zone: ZoneRecord): StatusResult {
-  const record = tx.wafMigrations.get(zone.id);
+export async function migrationStatus(tx: StoreTransaction, zone: ZoneRecord): Promise<StatusResult> {
+  const record = await tx.wafMigrations.get(zone.id);
   const state = record?.state ?? 'start';
   return {
     migration_state: state,
@@ -52,11 +52,11 @@ export function migrationStatus(tx: StoreTransaction, zone: ZoneRecord): StatusR
 }
 
 /** The zone's firewall rules that bypass the WAF, with their filters' expressions. */
-function bypassRules(tx: StoreTransaction, zoneId: string): BypassRule[] {
-  const perPage = Math.max(1, tx.firewallRules.count(zoneId));
-  return tx.firewallRules
-    .list(zoneId, { action: 'bypass' }, { page: 1, perPage })
-    .items.filter(({ rule }) => rule.products.includes('waf'))
+async function bypassRules(tx: StoreTransaction, zoneId: string): Promise<BypassRule[]> {
+  const perPage = Math.max(1, await tx.firewallRules.count(zoneId));
+  const found = await tx.firewallRules.list(zoneId, { action: 'bypass' }, { page: 1, perPage });
+  return found.items
+    .filter(({ rule }) => rule.products.includes('waf'))
     .map(({ rule, filter }) => ({
       id: rule.id,
       description: rule.description,
@@ -66,9 +66,9 @@ function bypassRules(tx: StoreTransaction, zoneId: string): BypassRule[] {
 }
 
 /** Why a zone cannot migrate now (phase two): URI-based overrides, too many or too long rules to migrate. */
-function phaseTwoBlockers(tx: StoreTransaction, zoneId: string): ApiMessage[] {
+async function phaseTwoBlockers(tx: StoreTransaction, zoneId: string): Promise<ApiMessage[]> {
   const reasons: ApiMessage[] = [];
-  const overrides = tx.wafOverrides.count(zoneId);
+  const overrides = await tx.wafOverrides.count(zoneId);
   if (overrides > 0) {
     reasons.push(
       at(
@@ -77,7 +77,7 @@ function phaseTwoBlockers(tx: StoreTransaction, zoneId: string): ApiMessage[] {
       ),
     );
   }
-  const rules = bypassRules(tx, zoneId);
+  const rules = await bypassRules(tx, zoneId);
   if (rules.length > MIGRATION_LIMITS.bypassRules) {
     reasons.push(
       at(
@@ -104,16 +104,18 @@ function phaseTwoBlockers(tx: StoreTransaction, zoneId: string): ApiMessage[] {
  * Phase one (before 2022-09-19) only took zones whose WAF was off or ran the CloudFlare package alone
  * (OWASP sensitivity `off`), with nothing that bypasses, enables or disables the WAF, and no overrides.
  */
-function phaseOneBlockers(tx: StoreTransaction, zone: ZoneRecord): ApiMessage[] {
+async function phaseOneBlockers(tx: StoreTransaction, zone: ZoneRecord): Promise<ApiMessage[]> {
   const reasons: ApiMessage[] = [];
   const phaseOne = (message: string) => reasons.push(at(CODES.migrationPhaseOne, message));
-  if (ZoneWaf.read(tx, zone.id).owasp().pkg.sensitivity !== 'off')
+  if ((await ZoneWaf.read(tx, zone.id)).owasp().pkg.sensitivity !== 'off')
     phaseOne('the OWASP ModSecurity Core Rule Set is enabled (phase one needs its sensitivity off)');
-  const rules = bypassRules(tx, zone.id).length;
+  const rules = (await bypassRules(tx, zone.id)).length;
   if (rules > 0) phaseOne(`${rules} firewall rule(s) bypass WAF managed rules`);
-  const pageRules = tx.pageRules.list(zone.id).filter((rule) => pageRuleWafEffect(rule) !== undefined).length;
+  const pageRules = (await tx.pageRules.list(zone.id)).filter(
+    (rule) => pageRuleWafEffect(rule) !== undefined,
+  ).length;
   if (pageRules > 0) phaseOne(`${pageRules} page rule(s) disable security or turn the WAF on or off`);
-  const overrides = tx.wafOverrides.count(zone.id);
+  const overrides = await tx.wafOverrides.count(zone.id);
   if (overrides > 0) phaseOne(`the zone has ${overrides} URI-based WAF override(s)`);
   return reasons;
 }
@@ -122,39 +124,45 @@ export class WafMigrationService {
   constructor(private readonly store: Store) {}
 
   /** `{compatible, migration_state}`, and in `messages` why not when it is not. */
-  check(zone: ZoneRecord, query: QueryParams): { result: CheckResult; messages: ApiMessage[] } {
+  async check(
+    zone: ZoneRecord,
+    query: QueryParams,
+  ): Promise<{ result: CheckResult; messages: ApiMessage[] }> {
     const phase2 = readPhaseTwo(query);
     assertWafPlan(zone);
-    return this.store.transaction((tx) => {
-      const state = migrationState(tx, zone.id);
+    return this.store.transaction(async (tx) => {
+      const state = await migrationState(tx, zone.id);
       const reasons =
         state === 'complete'
           ? [at(CODES.migrationComplete, 'the zone has already migrated to the new WAF Managed Rules')]
           : phase2
-            ? phaseTwoBlockers(tx, zone.id)
-            : phaseOneBlockers(tx, zone);
+            ? await phaseTwoBlockers(tx, zone.id)
+            : await phaseOneBlockers(tx, zone);
       return { result: { compatible: reasons.length === 0, migration_state: state }, messages: reasons };
     });
   }
 
   /** The new configuration equivalent to the zone's previous WAF, and what could not be carried over. */
-  config(zone: ZoneRecord, query: QueryParams): { result: MigrationConfig; messages: ApiMessage[] } {
+  async config(
+    zone: ZoneRecord,
+    query: QueryParams,
+  ): Promise<{ result: MigrationConfig; messages: ApiMessage[] }> {
     readPhaseTwo(query);
     assertWafPlan(zone);
-    return this.store.transaction((tx) => {
-      if (migrationState(tx, zone.id) === 'complete') throw previousWafRetired();
+    return this.store.transaction(async (tx) => {
+      if ((await migrationState(tx, zone.id)) === 'complete') throw previousWafRetired();
       const { config, messages } = migrationConfig(
-        ZoneWaf.read(tx, zone.id),
-        bypassRules(tx, zone.id),
-        tx.pageRules.list(zone.id),
+        await ZoneWaf.read(tx, zone.id),
+        await bypassRules(tx, zone.id),
+        await tx.pageRules.list(zone.id),
       );
       return { result: config, messages };
     });
   }
 
-  status(zone: ZoneRecord): StatusResult {
+  async status(zone: ZoneRecord): Promise<StatusResult> {
     assertWafPlan(zone);
-    return this.store.transaction((tx) => migrationStatus(tx, zone));
+    return this.store.transaction(async (tx) => await migrationStatus(tx, zone));
   }
 
   /**
@@ -165,17 +173,17 @@ export class WafMigrationService {
    * state (`pending` → complete, `validation` → validation). Whatever throws, a refusal here or an error of
    * `write`, nothing is kept.
    */
-  onEntryPointUpdate(
+  async onEntryPointUpdate(
     zone: ZoneRecord,
     request: WafMigrationRequest,
-    write: () => RulesetJson,
+    write: () => Promise<RulesetJson>,
     tx: StoreTransaction,
-  ): RulesetJson {
+  ): Promise<RulesetJson> {
     assertWafPlan(zone);
     const { mode } = request;
     if (!request.phaseTwo)
       throw invalidQuery('waf_migration needs phase_two=1: phase one of the migration is over');
-    const state = migrationState(tx, zone.id);
+    const state = await migrationState(tx, zone.id);
     if (state === 'complete') {
       throw new ServiceError(
         'bad-request',
@@ -194,21 +202,21 @@ export class WafMigrationService {
         ),
       );
     }
-    const blockers = phaseTwoBlockers(tx, zone.id);
+    const blockers = await phaseTwoBlockers(tx, zone.id);
     if (blockers.length > 0) {
       throw new ServiceError('bad-request', [
         at(CODES.migrationBlocked, 'this zone cannot migrate to the new WAF Managed Rules yet'),
         ...blockers,
       ]);
     }
-    const result = write();
+    const result = await write();
     const next = mode === 'pending' ? 'complete' : 'validation';
-    if (next !== state) tx.wafMigrations.put({ zoneId: zone.id, state: next, changedOn: now() });
+    if (next !== state) await tx.wafMigrations.put({ zoneId: zone.id, state: next, changedOn: now() });
     return result;
   }
 
   /** In validation mode or complete: the managed entry point may hold enabled rules on any plan. */
-  isMigrated(zone: ZoneRecord, tx: StoreTransaction): boolean {
-    return migrationState(tx, zone.id) !== 'start';
+  async isMigrated(zone: ZoneRecord, tx: StoreTransaction): Promise<boolean> {
+    return (await migrationState(tx, zone.id)) !== 'start';
   }
 }

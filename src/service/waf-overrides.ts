@@ -139,9 +139,9 @@ export class WafOverrideService {
   /** `page`, `per_page` (5..100, default 50); in creation order. */
   list(zone: ZoneRecord, query: QueryParams) {
     const page = readPage(query, 50);
-    return this.store.transaction((tx) => {
-      assertPreviousWaf(tx, zone);
-      const found = tx.wafOverrides.list(zone.id, page);
+    return this.store.transaction(async (tx) => {
+      await assertPreviousWaf(tx, zone);
+      const found = await tx.wafOverrides.list(zone.id, page);
       return {
         result: found.items.map(overrideJson),
         resultInfo: resultInfo(page, found.items.length, found.totalCount),
@@ -149,46 +149,46 @@ export class WafOverrideService {
     });
   }
 
-  create(zone: ZoneRecord, body: unknown): OverrideJson {
-    return this.store.transaction((tx) => {
-      assertPreviousWaf(tx, zone);
+  async create(zone: ZoneRecord, body: unknown): Promise<OverrideJson> {
+    return this.store.transaction(async (tx) => {
+      await assertPreviousWaf(tx, zone);
       const fields = readFields(body, false);
       const time = now();
       const override = { id: newId(), zoneId: zone.id, ...fields, createdOn: time, modifiedOn: time };
-      tx.wafOverrides.insert(override);
+      await tx.wafOverrides.insert(override);
       return overrideJson(override);
     });
   }
 
-  get(zone: ZoneRecord, id: string): OverrideJson {
-    return this.store.transaction((tx) => {
-      assertPreviousWaf(tx, zone);
-      return overrideJson(find(tx, zone.id, id));
+  async get(zone: ZoneRecord, id: string): Promise<OverrideJson> {
+    return this.store.transaction(async (tx) => {
+      await assertPreviousWaf(tx, zone);
+      return overrideJson(await find(tx, zone.id, id));
     });
   }
 
   /** PUT: the override as the body describes it (omitted optional fields reset). */
-  update(zone: ZoneRecord, id: string, body: unknown): OverrideJson {
-    return this.store.transaction((tx) => {
-      assertPreviousWaf(tx, zone);
-      const current = find(tx, zone.id, id);
+  async update(zone: ZoneRecord, id: string, body: unknown): Promise<OverrideJson> {
+    return this.store.transaction(async (tx) => {
+      await assertPreviousWaf(tx, zone);
+      const current = await find(tx, zone.id, id);
       const updated = { ...current, ...readFields(body, true, id), modifiedOn: now() };
-      tx.wafOverrides.update(updated);
+      await tx.wafOverrides.update(updated);
       return overrideJson(updated);
     });
   }
 
-  delete(zone: ZoneRecord, id: string): { id: string } {
-    return this.store.transaction((tx) => {
-      assertPreviousWaf(tx, zone);
-      tx.wafOverrides.delete(zone.id, find(tx, zone.id, id).id);
+  async delete(zone: ZoneRecord, id: string): Promise<{ id: string }> {
+    return this.store.transaction(async (tx) => {
+      await assertPreviousWaf(tx, zone);
+      await tx.wafOverrides.delete(zone.id, (await find(tx, zone.id, id)).id);
       return { id };
     });
   }
 }
 
-function find(tx: StoreTransaction, zoneId: string, id: string): WafOverrideRecord {
-  const override = isId(id) ? tx.wafOverrides.get(zoneId, id) : undefined;
+async function find(tx: StoreTransaction, zoneId: string, id: string): Promise<WafOverrideRecord> {
+  const override = isId(id) ? await tx.wafOverrides.get(zoneId, id) : undefined;
   if (override === undefined) throw notFound(id);
   return override;
 }

@@ -186,34 +186,35 @@ export function executedCustomRulesetIds(entryPoints: readonly RulesetJson[]): s
 }
 
 /** A zone's parts read from the store, as the API would answer them. */
-export function readZoneParts(tx: StoreTransaction, zone: ZoneRecord): ZoneParts {
-  const perPage = Math.max(1, tx.firewallRules.count(zone.id));
-  const firewallRules = tx.firewallRules
-    .list(zone.id, {}, { page: 1, perPage })
-    .items.map(({ rule, filter }) => firewallRuleJson(rule, filterJson(filter)));
-  const entryPoints = RULESET_PHASES.flatMap((phase) => {
-    const record = tx.rulesets.entryPoint(zone.id, phase);
-    return record === undefined ? [] : [rulesetJson(record)];
-  });
-  const executed = executedCustomRulesetIds(entryPoints).flatMap((id) => {
-    const record = tx.rulesets.get(zone.id, id);
-    return record === undefined ? [] : [rulesetJson(record)];
-  });
+export async function readZoneParts(tx: StoreTransaction, zone: ZoneRecord): Promise<ZoneParts> {
+  const perPage = Math.max(1, await tx.firewallRules.count(zone.id));
+  const firewallRules = (await tx.firewallRules.list(zone.id, {}, { page: 1, perPage })).items.map(
+    ({ rule, filter }) => firewallRuleJson(rule, filterJson(filter)),
+  );
+  const entryPoints: RulesetJson[] = [];
+  for (const phase of RULESET_PHASES) {
+    const record = await tx.rulesets.entryPoint(zone.id, phase);
+    if (record !== undefined) entryPoints.push(rulesetJson(record));
+  }
+  const executed: RulesetJson[] = [];
+  for (const id of executedCustomRulesetIds(entryPoints)) {
+    const record = await tx.rulesets.get(zone.id, id);
+    if (record !== undefined) executed.push(rulesetJson(record));
+  }
   const rulesets = [...entryPoints, ...executed];
-  const pageRules = tx.pageRules
-    .list(zone.id)
+  const pageRules = (await tx.pageRules.list(zone.id))
     .map(pageRuleJson)
     // As the API lists them: the page rule that applies first comes first.
     .sort((a, b) => b.priority - a.priority);
   if (zone.plan === 'free') return { plan: zone.plan, firewallRules, rulesets, pageRules };
-  const migration = migrationStatus(tx, zone);
-  if (migrationState(tx, zone.id) === 'complete') {
+  const migration = await migrationStatus(tx, zone);
+  if ((await migrationState(tx, zone.id)) === 'complete') {
     return { plan: zone.plan, firewallRules, rulesets, pageRules, migration };
   }
-  const waf = ZoneWaf.read(tx, zone.id);
-  const overrides = tx.wafOverrides.list(zone.id, {
+  const waf = await ZoneWaf.read(tx, zone.id);
+  const overrides = await tx.wafOverrides.list(zone.id, {
     page: 1,
-    perPage: Math.max(1, tx.wafOverrides.count(zone.id)),
+    perPage: Math.max(1, await tx.wafOverrides.count(zone.id)),
   });
   return {
     plan: zone.plan,
@@ -231,5 +232,5 @@ export function readZoneParts(tx: StoreTransaction, zone: ZoneRecord): ZoneParts
 }
 
 /** The zone file of a zone, from the store. */
-export const zoneFileFromStore = (tx: StoreTransaction, zone: ZoneRecord): ZoneFile =>
-  assembleZoneFile(readZoneParts(tx, zone));
+export const zoneFileFromStore = async (tx: StoreTransaction, zone: ZoneRecord): Promise<ZoneFile> =>
+  assembleZoneFile(await readZoneParts(tx, zone));

@@ -77,10 +77,10 @@ export class ZoneService {
     if (accountId !== undefined && accountId !== principal.accountId) {
       return { result: [], resultInfo: resultInfo(page, 0, 0) };
     }
-    return this.store.transaction((tx) => {
+    return this.store.transaction(async (tx) => {
       const scope = principal.zones.includes('*') ? {} : { idsOrNames: principal.zones };
-      const found = tx.zones.list({ ...scope, accountIds: [principal.accountId], name }, page);
-      const account = tx.accounts.get(principal.accountId);
+      const found = await tx.zones.list({ ...scope, accountIds: [principal.accountId], name }, page);
+      const account = await tx.accounts.get(principal.accountId);
       return {
         result: found.items.map((zone) => zoneJson(zone, account)),
         resultInfo: resultInfo(page, found.items.length, found.totalCount),
@@ -88,13 +88,13 @@ export class ZoneService {
     });
   }
 
-  get(principal: Principal, zoneId: string): ZoneJson {
-    const zone = this.auth.zone(principal, zoneId, 'zone:read');
-    return this.store.transaction((tx) => zoneJson(zone, tx.accounts.get(zone.accountId)));
+  async get(principal: Principal, zoneId: string): Promise<ZoneJson> {
+    const zone = await this.auth.zone(principal, zoneId, 'zone:read');
+    return this.store.transaction(async (tx) => zoneJson(zone, await tx.accounts.get(zone.accountId)));
   }
 
   /** `{name, account?: {id}, plan?, type?}`; the account defaults to the caller's. */
-  create(principal: Principal, body: unknown): ZoneJson {
+  async create(principal: Principal, body: unknown): Promise<ZoneJson> {
     // Before reading the body: a credential that may not create zones learns nothing from its errors.
     requirePermissions(principal, ['zone:edit']);
     const fields = objectBody(body);
@@ -105,8 +105,8 @@ export class ZoneService {
     if (fields.type !== undefined && fields.type !== 'full') {
       throw invalidZone('type must be "full" (the only zone type cfrules has)', '/type');
     }
-    return this.store.transaction((tx) => {
-      if (tx.zones.getByName(accountId, name)) {
+    return this.store.transaction(async (tx) => {
+      if (await tx.zones.getByName(accountId, name)) {
         throw new ServiceError('bad-request', at(CODES.zoneExists, `${name} already exists`, '/name'));
       }
       const time = now();
@@ -119,8 +119,8 @@ export class ZoneService {
         createdOn: time,
         modifiedOn: time,
       };
-      tx.zones.insert(zone);
-      return zoneJson(zone, tx.accounts.get(accountId));
+      await tx.zones.insert(zone);
+      return zoneJson(zone, await tx.accounts.get(accountId));
     });
   }
 
@@ -128,8 +128,8 @@ export class ZoneService {
    * `{plan?, paused?}`: a plan change (Billing Edit), or pausing (Zone Settings Edit). Other fields of
    * Cloudflare's edit are refused.
    */
-  edit(principal: Principal, zoneId: string, body: unknown): ZoneJson {
-    const zone = this.auth.zone(principal, zoneId);
+  async edit(principal: Principal, zoneId: string, body: unknown): Promise<ZoneJson> {
+    const zone = await this.auth.zone(principal, zoneId);
     const fields = objectBody(body);
     // An edit that changes nothing is still an edit: it needs the settings permission.
     const needs: PermissionName[] = fields.plan === undefined ? [] : ['billing:edit'];
@@ -151,16 +151,16 @@ export class ZoneService {
       paused: (fields.paused as boolean | undefined) ?? zone.paused,
       modifiedOn: now(),
     };
-    return this.store.transaction((tx) => {
-      tx.zones.update(changed);
-      return zoneJson(changed, tx.accounts.get(changed.accountId));
+    return this.store.transaction(async (tx) => {
+      await tx.zones.update(changed);
+      return zoneJson(changed, await tx.accounts.get(changed.accountId));
     });
   }
 
   /** Deletes the zone with its filters and firewall rules. */
-  delete(principal: Principal, zoneId: string): { id: string } {
-    const zone = this.auth.zone(principal, zoneId, 'zone:edit');
-    this.store.transaction((tx) => tx.zones.delete(zone.id));
+  async delete(principal: Principal, zoneId: string): Promise<{ id: string }> {
+    const zone = await this.auth.zone(principal, zoneId, 'zone:edit');
+    await this.store.transaction((tx) => tx.zones.delete(zone.id));
     return { id: zone.id };
   }
 }

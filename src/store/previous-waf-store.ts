@@ -20,11 +20,11 @@ export interface WafSettingRecord {
 
 export interface WafSettingTable {
   /** Every change of the zone (a few dozen at most: the catalogue is small). */
-  list(zoneId: string): WafSettingRecord[];
+  list(zoneId: string): Promise<WafSettingRecord[]>;
   /** Inserts or replaces (by zone, kind and item). */
-  put(setting: WafSettingRecord): void;
+  put(setting: WafSettingRecord): Promise<void>;
   /** Back to the catalogue's default; false when there was no change stored. */
-  delete(zoneId: string, kind: WafSettingKind, itemId: string): boolean;
+  delete(zoneId: string, kind: WafSettingKind, itemId: string): Promise<boolean>;
 }
 
 /** A URI-based WAF override: on matching URLs, groups and rules take other modes. */
@@ -47,12 +47,12 @@ export interface WafOverrideRecord {
 
 export interface WafOverrideTable {
   /** In creation order. */
-  list(zoneId: string, page: PageRequest): Page<WafOverrideRecord>;
-  get(zoneId: string, id: string): WafOverrideRecord | undefined;
-  insert(override: WafOverrideRecord): void;
-  update(override: WafOverrideRecord): void;
-  delete(zoneId: string, id: string): boolean;
-  count(zoneId: string): number;
+  list(zoneId: string, page: PageRequest): Promise<Page<WafOverrideRecord>>;
+  get(zoneId: string, id: string): Promise<WafOverrideRecord | undefined>;
+  insert(override: WafOverrideRecord): Promise<void>;
+  update(override: WafOverrideRecord): Promise<void>;
+  delete(zoneId: string, id: string): Promise<boolean>;
+  count(zoneId: string): Promise<number>;
 }
 
 /** One setting of a page rule: `{id, value?}`, its value kept exactly as given. */
@@ -80,11 +80,11 @@ export interface PageRuleRecord {
 
 export interface PageRuleTable {
   /** Every page rule of the zone, in creation order (a zone has at most a few dozen). */
-  list(zoneId: string): PageRuleRecord[];
-  get(zoneId: string, id: string): PageRuleRecord | undefined;
-  insert(rule: PageRuleRecord): void;
-  update(rule: PageRuleRecord): void;
-  delete(zoneId: string, id: string): boolean;
+  list(zoneId: string): Promise<PageRuleRecord[]>;
+  get(zoneId: string, id: string): Promise<PageRuleRecord | undefined>;
+  insert(rule: PageRuleRecord): Promise<void>;
+  update(rule: PageRuleRecord): Promise<void>;
+  delete(zoneId: string, id: string): Promise<boolean>;
 }
 
 /** `start` (nothing recorded), `validation` (both WAFs run), `complete` (new WAF only, for good). */
@@ -99,6 +99,6 @@ export interface WafMigrationRecord {
 
 export interface WafMigrationTable {
   /** Undefined while the zone is at `start`. */
-  get(zoneId: string): WafMigrationRecord | undefined;
-  put(record: WafMigrationRecord): void;
+  get(zoneId: string): Promise<WafMigrationRecord | undefined>;
+  put(record: WafMigrationRecord): Promise<void>;
 }

@@ -45,20 +45,20 @@ export interface RulesetRecord extends RulesetHeader {
 
 export interface RulesetTable {
   /** The zone's rulesets at their latest version, in creation order. */
-  list(zoneId: string): RulesetHeader[];
+  list(zoneId: string): Promise<RulesetHeader[]>;
   /** The latest version. */
-  get(zoneId: string, id: string): RulesetRecord | undefined;
+  get(zoneId: string, id: string): Promise<RulesetRecord | undefined>;
   /** The zone's entry point (kind `zone`) of a phase, latest version. */
-  entryPoint(zoneId: string, phase: string): RulesetRecord | undefined;
-  getVersion(zoneId: string, id: string, version: number): RulesetRecord | undefined;
+  entryPoint(zoneId: string, phase: string): Promise<RulesetRecord | undefined>;
+  getVersion(zoneId: string, id: string, version: number): Promise<RulesetRecord | undefined>;
   /** Every version still kept, oldest first. */
-  versions(zoneId: string, id: string): RulesetHeader[];
+  versions(zoneId: string, id: string): Promise<RulesetHeader[]>;
   /** A new ruleset with its first version (`ruleset.version`). */
-  insert(ruleset: RulesetRecord): void;
+  insert(ruleset: RulesetRecord): Promise<void>;
   /** Stores `ruleset` as its new latest version (`ruleset.version`, which must be new). */
-  addVersion(ruleset: RulesetRecord): void;
+  addVersion(ruleset: RulesetRecord): Promise<void>;
   /** Deletes one version (never the latest: the service refuses that); false when there was none. */
-  deleteVersion(zoneId: string, id: string, version: number): boolean;
+  deleteVersion(zoneId: string, id: string, version: number): Promise<boolean>;
   /** Deletes the ruleset with all its versions; false when there was none. */
-  delete(zoneId: string, id: string): boolean;
+  delete(zoneId: string, id: string): Promise<boolean>;
 }

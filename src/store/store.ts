@@ -13,26 +13,30 @@ import type { RulesetTable } from './ruleset-records.js';
 export type * from './ruleset-records.js';
 
 /**
- * The service's storage, as an interface: the SQLite implementation (./sqlite.ts) is the default, and a
- * PostgreSQL one could serve several service instances later.
+ * The service's storage, as an interface with two implementations: SQLite (./sqlite.ts, the default, one
+ * process) and PostgreSQL (./postgres.ts, several service instances on one database).
  *
  * Every service operation is one `transaction`: all its reads and writes see one consistent state and
- * either all happen or none does. The work function is synchronous (better-sqlite3 is), so a transaction
- * can never interleave with another request's; an asynchronous store would run the same work with awaits.
+ * either all happen or none does. The work is asynchronous (PostgreSQL answers over a socket) and may be
+ * run more than once: a PostgreSQL transaction that fails to serialise against another instance's is
+ * rolled back and its work run again, so work must not change anything outside the store before it ends.
  * Records are plain data; ids are 32 lowercase hex characters; times are ISO 8601 strings (UTC).
  */
 export interface Store {
+  /** Which database: `sqlite` or `postgres`. */
+  readonly kind: 'sqlite' | 'postgres';
   /** Runs `work` atomically: if it throws, nothing it wrote is kept, and the error is rethrown. */
-  transaction<T>(work: (tx: StoreTransaction) => T): T;
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**
    * A number that changes whenever rows of these tables may have changed: after a write to one of them
-   * through this store (whether its transaction commits or rolls back), and after any commit to the same
-   * database by another connection or process. While it stays the same, what was read from those tables
-   * still holds, so an in-memory copy of their data may key on it. Callable outside transactions.
+   * through this store (whether its transaction commits or rolls back), and after a commit to the same
+   * database by another connection or process (at once on SQLite; on PostgreSQL when its notification
+   * arrives, within milliseconds). While it stays the same, what was read from those tables still holds,
+   * so an in-memory copy of their data may key on it. Callable outside transactions.
    */
   generation(tables: readonly TableName[]): number;
-  /** Closes the store; later calls throw. Safe to call twice. */
-  close(): void;
+  /** Closes the store once the transactions under way have ended; later calls throw. Safe to call twice. */
+  close(): Promise<void>;
 }
 
 export interface StoreTransaction {
@@ -140,18 +144,18 @@ export interface PageRequest {
 }
 
 export interface AccountTable {
-  get(id: string): AccountRecord | undefined;
-  getByEmail(email: string): AccountRecord | undefined;
-  getByApiKeyHash(hash: string): AccountRecord | undefined;
+  get(id: string): Promise<AccountRecord | undefined>;
+  getByEmail(email: string): Promise<AccountRecord | undefined>;
+  getByApiKeyHash(hash: string): Promise<AccountRecord | undefined>;
   /** Inserts or replaces (by id). */
-  put(account: AccountRecord): void;
-  count(): number;
+  put(account: AccountRecord): Promise<void>;
+  count(): Promise<number>;
 }
 
 export interface TokenTable {
-  getByHash(hash: string): TokenRecord | undefined;
+  getByHash(hash: string): Promise<TokenRecord | undefined>;
   /** Inserts or replaces (by id). */
-  put(token: TokenRecord): void;
+  put(token: TokenRecord): Promise<void>;
 }
 
 export interface ZoneQuery {
@@ -164,14 +168,14 @@ export interface ZoneQuery {
 }
 
 export interface ZoneTable {
-  get(id: string): ZoneRecord | undefined;
+  get(id: string): Promise<ZoneRecord | undefined>;
   /** A zone by name within an account: names are unique per account only. */
-  getByName(accountId: string, name: string): ZoneRecord | undefined;
-  list(query: ZoneQuery, page: PageRequest): Page<ZoneRecord>;
-  insert(zone: ZoneRecord): void;
-  update(zone: ZoneRecord): void;
+  getByName(accountId: string, name: string): Promise<ZoneRecord | undefined>;
+  list(query: ZoneQuery, page: PageRequest): Promise<Page<ZoneRecord>>;
+  insert(zone: ZoneRecord): Promise<void>;
+  update(zone: ZoneRecord): Promise<void>;
   /** Deletes the zone with its filters, firewall rules and rulesets; false when there was none. */
-  delete(id: string): boolean;
+  delete(id: string): Promise<boolean>;
 }
 
 export interface FilterQuery {
@@ -186,21 +190,21 @@ export interface FilterQuery {
 }
 
 export interface FilterTable {
-  list(zoneId: string, query: FilterQuery, page: PageRequest): Page<FilterRecord>;
-  get(zoneId: string, id: string): FilterRecord | undefined;
+  list(zoneId: string, query: FilterQuery, page: PageRequest): Promise<Page<FilterRecord>>;
+  get(zoneId: string, id: string): Promise<FilterRecord | undefined>;
   /** The zone's filter with exactly this expression, if any. */
-  getByExpression(zoneId: string, expression: string): FilterRecord | undefined;
-  insert(filter: FilterRecord): void;
+  getByExpression(zoneId: string, expression: string): Promise<FilterRecord | undefined>;
+  insert(filter: FilterRecord): Promise<void>;
   /**
    * Inserts the filter unless the zone already has one with the same expression (written earlier in the
    * same transaction included): then writes nothing and returns false. The duplicate check and the write
    * in one statement, for the creation of filters, the API's most frequent write.
    */
-  insertUnlessDuplicate(filter: FilterRecord): boolean;
-  update(filter: FilterRecord): void;
+  insertUnlessDuplicate(filter: FilterRecord): Promise<boolean>;
+  update(filter: FilterRecord): Promise<void>;
   /** Deletes the filters that exist; returns their ids. */
-  delete(zoneId: string, ids: readonly string[]): string[];
-  count(zoneId: string): number;
+  delete(zoneId: string, ids: readonly string[]): Promise<string[]>;
+  count(zoneId: string): Promise<number>;
 }
 
 export interface FirewallRuleQuery {
@@ -212,14 +216,14 @@ export interface FirewallRuleQuery {
 }
 
 export interface FirewallRuleTable {
-  list(zoneId: string, query: FirewallRuleQuery, page: PageRequest): Page<FirewallRuleWithFilter>;
-  get(zoneId: string, id: string): FirewallRuleRecord | undefined;
-  getWithFilter(zoneId: string, id: string): FirewallRuleWithFilter | undefined;
-  insert(rule: FirewallRuleRecord): void;
-  update(rule: FirewallRuleRecord): void;
+  list(zoneId: string, query: FirewallRuleQuery, page: PageRequest): Promise<Page<FirewallRuleWithFilter>>;
+  get(zoneId: string, id: string): Promise<FirewallRuleRecord | undefined>;
+  getWithFilter(zoneId: string, id: string): Promise<FirewallRuleWithFilter | undefined>;
+  insert(rule: FirewallRuleRecord): Promise<void>;
+  update(rule: FirewallRuleRecord): Promise<void>;
   /** Deletes the rules that exist; returns their ids. */
-  delete(zoneId: string, ids: readonly string[]): string[];
-  count(zoneId: string): number;
+  delete(zoneId: string, ids: readonly string[]): Promise<string[]>;
+  count(zoneId: string): Promise<number>;
   /** How many rules of the zone use this filter. */
-  countUsing(zoneId: string, filterId: string): number;
+  countUsing(zoneId: string, filterId: string): Promise<number>;
 }

@@ -50,7 +50,7 @@ describe('credentials changed through the service’s own store', () => {
     const readOnly = tokensOf(CONFIG).map((token) =>
       token.value === TOKEN ? { ...token, permissions: ['read'] } : token,
     );
-    applyConfig(h.store, readConfig(configWith({ tokens: readOnly })));
+    await applyConfig(h.store, readConfig(configWith({ tokens: readOnly })));
 
     const write = await h.call(create('http.host eq "after.example"'));
     expect(write.status).toBe(403);
@@ -67,7 +67,7 @@ describe('credentials changed through the service’s own store', () => {
     const scoped = tokensOf(CONFIG).map((token) =>
       token.value === TOKEN ? { ...token, zones: ['example.com'] } : token,
     );
-    applyConfig(h.store, readConfig(configWith({ tokens: scoped })));
+    await applyConfig(h.store, readConfig(configWith({ tokens: scoped })));
     expect((await h.call({ url })).status).toBe(403);
     expect((await h.call({ url: zonePath(ZONES.enterprise, '/filters') })).status).toBe(200);
   });
@@ -81,7 +81,7 @@ describe('credentials changed through the service’s own store', () => {
       });
     expect((await byKey(API_KEY)).status).toBe(200);
     const newKey = 'b'.repeat(37);
-    applyConfig(h.store, readConfig(configWith({ api_key: newKey })));
+    await applyConfig(h.store, readConfig(configWith({ api_key: newKey })));
 
     const old = await byKey(API_KEY);
     expect(old.status).toBe(403);
@@ -97,7 +97,7 @@ describe('credentials changed through the service’s own store', () => {
     };
     // Read the zone first, so that the service has seen it on its old plan.
     expect((await h.call({ url: zonePath(ZONES.enterprise, '/filters') })).status).toBe(200);
-    applyConfig(h.store, readConfig(downgraded));
+    await applyConfig(h.store, readConfig(downgraded));
     const refused = await h.call(regex);
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body.errors)).toMatch(/Business/);
@@ -147,10 +147,10 @@ describe('credentials, zones and filters changed by another process on the same 
     body: { errors: { code: number }[] };
   }>;
   let close: () => Promise<void>;
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cfrules-credentials-'));
     store = openSqliteStore(join(dir, 'cfrules.db'));
-    applyConfig(store, readConfig(CONFIG));
+    await applyConfig(store, readConfig(CONFIG));
     const app = buildApp({ store, reportError: (error) => expect.fail(String(error)) });
     call = async ({ token = TOKEN, ...rest }) => {
       const response = await app.inject({ ...rest, headers: { authorization: `Bearer ${token}` } });
@@ -158,7 +158,7 @@ describe('credentials, zones and filters changed by another process on the same 
     };
     close = async () => {
       await app.close();
-      store.close();
+      await store.close();
     };
   });
   afterEach(async () => {
@@ -192,9 +192,9 @@ describe('credentials, zones and filters changed by another process on the same 
       token.value === TOKEN ? { ...token, permissions: ['read'] } : token,
     );
     try {
-      applyConfig(other, readConfig(configWith({ tokens: readOnly })));
+      await applyConfig(other, readConfig(configWith({ tokens: readOnly })));
     } finally {
-      other.close();
+      await other.close();
     }
     const write = await call({ ...create('http.host eq "late.example"') });
     expect(write.status).toBe(403);
@@ -223,7 +223,7 @@ describe('credentials, zones and filters changed by another process on the same 
       expect((await call({ url: `${url}/${id}` })).status).toBe(404);
       await app.close();
     } finally {
-      other.close();
+      await other.close();
     }
     expect(await expressions()).toEqual([]);
   });

@@ -84,10 +84,10 @@ it.each(['/filters', '/firewall/rules'])(
 
 describe('the filter limit', () => {
   /** Fills the zone up to `count` filters straight through the store (the API would take minutes). */
-  function fill(count: number) {
-    h.store.transaction((tx) => {
+  async function fill(count: number) {
+    await h.store.transaction(async (tx) => {
       for (let i = 0; i < count; i++) {
-        tx.filters.insert({
+        await tx.filters.insert({
           id: i.toString(16).padStart(32, '0'),
           zoneId: Z,
           expression: `http.request.uri.path eq "/${i}"`,
@@ -104,7 +104,7 @@ describe('the filter limit', () => {
   const count = () => h.store.transaction((tx) => tx.filters.count(Z));
 
   it('refuses filters past it (10105), creating none of the request', async () => {
-    fill(FILTER_LIMIT - 1);
+    await fill(FILTER_LIMIT - 1);
     const response = await h.call({
       method: 'POST',
       url: zonePath(Z, '/filters'),
@@ -112,24 +112,24 @@ describe('the filter limit', () => {
     });
     expectFailure(response, 400, 10105);
     expect(response.body.errors[0]?.message).toContain(`at most ${FILTER_LIMIT} filters`);
-    expect(count()).toBe(FILTER_LIMIT - 1);
+    expect(await count()).toBe(FILTER_LIMIT - 1);
     const one = await h.call({
       method: 'POST',
       url: zonePath(Z, '/filters'),
       payload: [{ expression: 'ssl' }],
     });
     expect(one.status).toBe(200);
-    expect(count()).toBe(FILTER_LIMIT);
+    expect(await count()).toBe(FILTER_LIMIT);
   });
 
   it('stops the inline filters of rules too: failing requests cannot leave filters behind forever', async () => {
-    fill(FILTER_LIMIT);
+    await fill(FILTER_LIMIT);
     const response = await h.call({
       method: 'POST',
       url: zonePath(Z, '/firewall/rules'),
       payload: [{ action: 'block', filter: { expression: 'ssl' } }],
     });
     expectFailure(response, 400, 10105);
-    expect(count()).toBe(FILTER_LIMIT);
+    expect(await count()).toBe(FILTER_LIMIT);
   });
 });

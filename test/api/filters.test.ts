@@ -802,6 +802,32 @@ describe('/filters/validate-expr', () => {
     expect(await listFilters(h, Z)).toEqual([]);
   });
 
+  it('refuses U+0000 in what it would store or search for, on either database, and stores nothing', async () => {
+    const described = await h.call({
+      method: 'POST',
+      url: filtersPath(Z),
+      payload: { expression: 'http.host eq "a"', description: 'a\u0000b' },
+    });
+    expectFailure(described, 400, 10100);
+    expect(described.body.errors).toEqual([
+      {
+        code: 10100,
+        message: 'description must not contain the NUL character (U+0000)',
+        source: { pointer: '/description' },
+      },
+    ]);
+    const quoted = await h.call({
+      method: 'POST',
+      url: filtersPath(Z),
+      payload: { expression: 'http.host eq "\u0000"' },
+    });
+    expectFailure(quoted, 400, 10100);
+    expect(await listFilters(h, Z)).toEqual([]);
+    const search = await h.call({ url: `${filtersPath(Z)}?description=%00` });
+    expectFailure(search, 400, 10001);
+    expect(search.body.errors[0]?.message).toBe('description must not contain the NUL character (U+0000)');
+  });
+
   it('GET checks the decoded expression: its carets point into the text, not the %20s', async () => {
     const expression = 'http.host eq "é" and nope';
     const query = `expression=${encodeURIComponent(expression)}`;

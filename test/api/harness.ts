@@ -7,6 +7,7 @@ import { applyConfig, readConfig } from '../../src/service/setup.js';
 import type { SimulateOptions } from '../../src/service/simulate.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/store.js';
+import { API_TEST_STORE, openTestPostgresStore } from '../support/postgres.js';
 
 export const ACCOUNT = '0123456789abcdef0123456789abcdef';
 export const OTHER_ACCOUNT = 'fedcba9876543210fedcba9876543210';
@@ -74,9 +75,9 @@ export interface Envelope {
   result_info?: { page: number; per_page: number; count: number; total_count: number; total_pages: number };
 }
 
-export function harness(options: HarnessOptions = {}): Harness {
-  const store = openSqliteStore(':memory:');
-  applyConfig(store, readConfig(CONFIG));
+export async function harness(options: HarnessOptions = {}): Promise<Harness> {
+  const store = await openTestStore();
+  await applyConfig(store, readConfig(CONFIG));
   const internalErrors: unknown[] = [];
   const app = buildApp({
     store,
@@ -99,10 +100,14 @@ export function harness(options: HarnessOptions = {}): Harness {
     },
     async close() {
       await app.close();
-      store.close();
+      await store.close();
     },
   };
 }
+
+/** A new, empty store of the kind the API tests run on (test/support/postgres.ts). */
+export const openTestStore = (): Promise<Store> =>
+  API_TEST_STORE === 'postgres' ? openTestPostgresStore() : Promise.resolve(openSqliteStore(':memory:'));
 
 export interface HarnessOptions {
   bodyLimit?: number;
@@ -117,8 +122,8 @@ export const zonePath = (zone: string, rest = '') => `/client/v4/zones/${zone}${
  */
 export function freshHarnessPerTest(assign: (h: Harness) => void, options: HarnessOptions = {}): void {
   let current: Harness;
-  beforeEach(() => {
-    current = harness(options);
+  beforeEach(async () => {
+    current = await harness(options);
     assign(current);
   });
   afterEach(async () => {

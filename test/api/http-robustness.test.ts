@@ -15,14 +15,14 @@ const open: { app: FastifyInstance; store: Store; errors: unknown[] }[] = [];
 afterEach(async () => {
   for (const { app, store, errors } of open.splice(0)) {
     await app.close();
-    store.close();
+    await store.close();
     expect(errors).toEqual([]);
   }
 });
 
-function service(timeouts?: Partial<Timeouts>): FastifyInstance {
+async function service(timeouts?: Partial<Timeouts>): Promise<FastifyInstance> {
   const store = openSqliteStore(':memory:');
-  applyConfig(store, readConfig(CONFIG));
+  await applyConfig(store, readConfig(CONFIG));
   const errors: unknown[] = [];
   const app = buildApp({ store, reportError: (error) => errors.push(error), timeouts });
   open.push({ app, store, errors });
@@ -30,7 +30,7 @@ function service(timeouts?: Partial<Timeouts>): FastifyInstance {
 }
 
 async function listening(timeouts?: Partial<Timeouts>): Promise<number> {
-  const app = service(timeouts);
+  const app = await service(timeouts);
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as AddressInfo).port;
 }
@@ -77,7 +77,7 @@ const AUTH = `Authorization: Bearer ${TOKEN}\r\n`;
 
 describe('paths Fastify cannot route', () => {
   it('answers an undecodable path (%zz) and an over-long parameter as an unroutable id: 400, 7003, 7000', async () => {
-    const app = service();
+    const app = await service();
     for (const url of [
       zonePath('%zz'),
       zonePath('a'.repeat(101)),
@@ -92,7 +92,7 @@ describe('paths Fastify cannot route', () => {
   });
 
   it('treats a trailing slash as the path without it, not as an empty id', async () => {
-    const app = service();
+    const app = await service();
     const list = await app.inject({ url: zonePath(ZONES.enterprise, '/filters/'), headers: auth });
     expect(list.statusCode).toBe(200);
     expect(list.json()).toMatchObject({ success: true, result: [] });
@@ -111,7 +111,7 @@ describe('paths Fastify cannot route', () => {
 
 describe('methods', () => {
   it('answers OPTIONS and TRACE on a known path with 405, 7001 and Allow', async () => {
-    const app = service();
+    const app = await service();
     for (const method of ['OPTIONS', 'TRACE'] as const) {
       const answer = await app.inject({ method, url: zonePath(ZONES.enterprise, '/filters'), headers: auth });
       expect(answer.statusCode, method).toBe(405);
@@ -121,7 +121,7 @@ describe('methods', () => {
   });
 
   it('keeps HEAD where there is a GET, and answers it 405 where there is none', async () => {
-    const app = service();
+    const app = await service();
     const head = await app.inject({
       method: 'HEAD',
       url: zonePath(ZONES.enterprise, '/filters'),
@@ -212,8 +212,8 @@ describe('timeouts', () => {
 
 describe('request bodies, byte for byte', () => {
   const url = zonePath(ZONES.enterprise, '/filters');
-  const post = (payload: Buffer, headers: Record<string, string> = {}) =>
-    service().inject({
+  const post = async (payload: Buffer, headers: Record<string, string> = {}) =>
+    (await service()).inject({
       method: 'POST',
       url,
       headers: { ...auth, 'content-type': 'application/json', ...headers },

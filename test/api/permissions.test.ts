@@ -28,9 +28,9 @@ const tokenFor = (permissions: readonly string[], zones: readonly string[]) =>
   createHash('sha256').update(`${permissions.join()}|${zones.join()}`).digest('base64url').slice(0, 40);
 
 /** Adds tokens to ACCOUNT (the config is applied again, as at a restart) and answers their values. */
-function addTokens(...tokens: { permissions: string[]; zones?: string[] }[]): string[] {
+async function addTokens(...tokens: { permissions: string[]; zones?: string[] }[]): Promise<string[]> {
   const values = tokens.map(({ permissions, zones = ['*'] }) => tokenFor(permissions, zones));
-  applyConfig(
+  await applyConfig(
     h.store,
     readConfig({
       accounts: [
@@ -79,7 +79,7 @@ describe('zone-scoped tokens', () => {
   });
 
   it('with billing:edit and zone:edit by name, may change the plan and delete the zone, not create one', async () => {
-    const [token] = addTokens({
+    const [token] = await addTokens({
       permissions: ['zone:read', 'billing:edit', 'zone:edit'],
       zones: ['example.com'],
     });
@@ -113,7 +113,7 @@ describe('account-wide tokens', () => {
   });
 
   it('need zone:read to list zones, and zone:edit to create one', async () => {
-    const [rulesOnly, creator] = addTokens(
+    const [rulesOnly, creator] = await addTokens(
       { permissions: ['firewall_services:edit'] },
       { permissions: ['zone:edit'] },
     );
@@ -139,7 +139,7 @@ describe('account-wide tokens', () => {
 
 describe('products', () => {
   it('firewall services edit reaches filters and firewall rules, not rulesets nor the WAF', async () => {
-    const [token] = addTokens({ permissions: ['firewall_services:edit'] });
+    const [token] = await addTokens({ permissions: ['firewall_services:edit'] });
     const created = await h.call({
       method: 'POST',
       url: zonePath(Z, '/firewall/rules'),
@@ -154,7 +154,7 @@ describe('products', () => {
   });
 
   it('read permissions read and never write', async () => {
-    const [token] = addTokens({ permissions: ['rulesets:read'] });
+    const [token] = await addTokens({ permissions: ['rulesets:read'] });
     expect((await h.call({ url: zonePath(Z, '/rulesets'), token })).status).toBe(200);
     expectForbidden(
       await h.call({
@@ -168,7 +168,7 @@ describe('products', () => {
   });
 
   it('the WAF migration hook of an entry point also needs zone_waf:edit', async () => {
-    const [rulesets, both] = addTokens(
+    const [rulesets, both] = await addTokens(
       { permissions: ['rulesets:edit'] },
       { permissions: ['rulesets:edit', 'zone_waf:edit'] },
     );
@@ -200,7 +200,7 @@ describe('products', () => {
   });
 
   it('simulating a request reads every product', async () => {
-    const [partial, reader] = addTokens(
+    const [partial, reader] = await addTokens(
       { permissions: ['firewall_services:read', 'rulesets:read'] },
       { permissions: ['read'] },
     );
@@ -255,8 +255,10 @@ describe('every route', () => {
       }
     });
     await app.ready();
-    const [none] = addTokens({ permissions: [] });
-    const tokens = new Map(PERMISSION_NAMES.map((name) => [name, addTokens({ permissions: [name] })[0]]));
+    const [none] = await addTokens({ permissions: [] });
+    const tokens = new Map<string, string>();
+    for (const name of PERMISSION_NAMES)
+      tokens.set(name, (await addTokens({ permissions: [name] }))[0] as string);
     expect(routes.length).toBeGreaterThan(40);
     const checked: string[] = [];
     for (const { method, url } of routes) {

@@ -15,11 +15,11 @@ const SPECIALS = 'ea8687e59929c1fd05ba97574ad43f77';
 
 /** Everything these endpoints store for the zone. */
 const snapshot = () =>
-  h.store.transaction((tx) => ({
-    settings: tx.wafSettings.list(Z),
-    overrides: tx.wafOverrides.list(Z, { page: 1, perPage: 1000 }).items,
-    pageRules: tx.pageRules.list(Z),
-    migration: tx.wafMigrations.get(Z),
+  h.store.transaction(async (tx) => ({
+    settings: await tx.wafSettings.list(Z),
+    overrides: (await tx.wafOverrides.list(Z, { page: 1, perPage: 1000 })).items,
+    pageRules: await tx.pageRules.list(Z),
+    migration: await tx.wafMigrations.get(Z),
   }));
 
 const word = fc.constantFrom(
@@ -107,7 +107,7 @@ it('random bodies: no 5xx, and a refusal changes nothing', async () => {
   ];
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...targets), value, async ([method, path], body) => {
-      const before = snapshot();
+      const before = await snapshot();
       const response = await h.call({
         method: method as 'POST',
         url: zonePath(Z, path),
@@ -116,7 +116,7 @@ it('random bodies: no 5xx, and a refusal changes nothing', async () => {
       });
       expect(response.status).toBeLessThan(500);
       expect(response.body.success).toBe(response.status === 200);
-      if (response.status !== 200) expect(snapshot()).toEqual(before);
+      if (response.status !== 200) expect(await snapshot()).toEqual(before);
     }),
     { numRuns: 300 },
   );

@@ -480,7 +480,7 @@ it('persists across a restart (settings, overrides, page rules, migration state)
   };
   try {
     const first = open();
-    applyConfig(first.store, readConfig(CONFIG));
+    await applyConfig(first.store, readConfig(CONFIG));
     await first.call('PATCH', packages(Z, `/${OWASP_PACKAGE_ID}`), { sensitivity: 'medium' });
     await first.call('PATCH', packages(Z, `/${CLOUDFLARE_PACKAGE_ID}/rules/100015`), { mode: 'block' });
     const override = await first.call('POST', zonePath(ZONES.pro, '/firewall/waf/overrides'), {
@@ -502,7 +502,7 @@ it('persists across a restart (settings, overrides, page rules, migration state)
     );
     expect(entryPoint.success, JSON.stringify(entryPoint.errors)).toBe(true);
     await first.app.close();
-    first.store.close();
+    await first.store.close();
 
     const second = open();
     expect((await second.call('GET', packages(Z, `/${OWASP_PACKAGE_ID}`))).result.sensitivity).toBe('medium');
@@ -519,7 +519,7 @@ it('persists across a restart (settings, overrides, page rules, migration state)
       (await second.call('GET', zonePath(ZONES.enterprise, '/waf_migration/status'))).result.migration_state,
     ).toBe('validation');
     await second.app.close();
-    second.store.close();
+    await second.store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -9,7 +9,7 @@ import { API_PREFIX, buildApp } from '../../src/http/app.js';
 import { applyConfig, readConfig } from '../../src/service/setup.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/store.js';
-import { CONFIG, TOKEN } from './harness.js';
+import { CONFIG, openTestStore, TOKEN } from './harness.js';
 
 export interface Credentials {
   apiToken?: string;
@@ -27,10 +27,13 @@ export interface SocketService {
   close(): Promise<void>;
 }
 
-/** Starts the service on 127.0.0.1 with a free port, on `path` (`:memory:` by default). */
-export async function serveOnSocket(path = ':memory:'): Promise<SocketService> {
-  const store = openSqliteStore(path);
-  applyConfig(store, readConfig(CONFIG));
+/**
+ * Starts the service on 127.0.0.1 with a free port, on the SQLite database file `path`, or by default on a
+ * new store of the kind the API tests run on.
+ */
+export async function serveOnSocket(path?: string): Promise<SocketService> {
+  const store = path === undefined ? await openTestStore() : openSqliteStore(path);
+  await applyConfig(store, readConfig(CONFIG));
   const internalErrors: unknown[] = [];
   const app = buildApp({ store, reportError: (error) => internalErrors.push(error) });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -51,7 +54,7 @@ export async function serveOnSocket(path = ':memory:'): Promise<SocketService> {
       }),
     async close() {
       await app.close();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -46,7 +46,7 @@ async function deploy(service: Harness, count: number): Promise<void> {
 
 describe('POST /zones/{zone_id}/simulate: the answer is bounded', () => {
   it('cuts each result to its share of the budget and says what it left out', async () => {
-    h = harness({ simulate: { answerBytes: 100_000 } });
+    h = await harness({ simulate: { answerBytes: 100_000 } });
     await deploy(h, 200);
     const requests = Array.from({ length: 20 }, (_, i) => sample(i));
     const response = await h.app.inject({
@@ -71,7 +71,7 @@ describe('POST /zones/{zone_id}/simulate: the answer is bounded', () => {
   });
 
   it('answers one request of the same zone whole', async () => {
-    h = harness({ simulate: { answerBytes: 1_000_000 } });
+    h = await harness({ simulate: { answerBytes: 1_000_000 } });
     await deploy(h, 200);
     const response = await h.call({
       method: 'POST',
@@ -101,7 +101,7 @@ describe('POST /zones/{zone_id}/simulate: in a worker thread', () => {
       },
       close: () => worker.close(),
     };
-    h = harness({ simulate: { runner } });
+    h = await harness({ simulate: { runner } });
     await deploy(h, 200);
     await h.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
@@ -136,7 +136,7 @@ describe('POST /zones/{zone_id}/simulate: in a worker thread', () => {
 
   it('answers 500 in the envelope, without hanging, when the worker cannot run', async () => {
     const runner = new WorkerRunner(new URL('../../dist/no-such-worker.js', import.meta.url));
-    h = harness({ simulate: { runner } });
+    h = await harness({ simulate: { runner } });
     const response = await h.call({
       method: 'POST',
       url: zonePath(Z, '/simulate'),

@@ -24,20 +24,20 @@ beforeAll(() => {
 
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-function app(webPages?: string) {
+async function app(webPages?: string) {
   const store = openSqliteStore(':memory:');
-  applyConfig(store, readConfig(CONFIG));
+  await applyConfig(store, readConfig(CONFIG));
   const built = buildApp({ store, webPages });
   const close = async () => {
     await built.close();
-    store.close();
+    await store.close();
   };
   return { app: built, close };
 }
 
 describe('the browser pages of cfrules serve', () => {
   it('serves the console at /, the playground at /playground and their files, with the pages’ headers', async () => {
-    const { app: server, close } = app(directory);
+    const { app: server, close } = await app(directory);
     const pages: [string, string, RegExp][] = [
       ['/', 'text/html; charset=utf-8', /console/],
       ['/playground', 'text/html; charset=utf-8', /playground/],
@@ -62,7 +62,7 @@ describe('the browser pages of cfrules serve', () => {
   });
 
   it('leaves the API as it was: credentials, envelopes and 404s', async () => {
-    const { app: server, close } = app(directory);
+    const { app: server, close } = await app(directory);
     const zones = await server.inject({
       url: '/client/v4/zones',
       headers: { authorization: `Bearer ${TOKEN}` },
@@ -79,7 +79,7 @@ describe('the browser pages of cfrules serve', () => {
 
   it('serves nothing without a directory, or from one with no console (cfrules run from its sources)', async () => {
     for (const webPages of [undefined, join(directory, 'missing')]) {
-      const { app: server, close } = app(webPages);
+      const { app: server, close } = await app(webPages);
       const response = await server.inject({ url: '/' });
       expect(response.statusCode).toBe(404);
       expect(response.json().errors[0].code).toBe(7003);

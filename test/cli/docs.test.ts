@@ -103,9 +103,10 @@ describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
             replay: ['--zone', smallZone, '--requests', smallRequests, '--compare', smallZone],
             bench: ['--zone', smallZone, '--requests', smallRequests],
           };
-          // lsp takes no input on its command line (it stops when its standard input closes).
+          // lsp takes no input on its command line (it stops when its standard input closes); migrate needs
+          // only its database (--db and --database are :memory:).
           const rest =
-            command.name === 'lsp'
+            command.name === 'lsp' || command.name === 'migrate'
               ? []
               : command.name === 'serve'
                 ? ['--config', 'no-such-config.yaml']
@@ -172,6 +173,10 @@ function sampleValue(command: string, option: string): string {
     '--host': '127.0.0.1',
     '--port': '0',
     '--db': ':memory:',
+    '--database': ':memory:',
+    '--pool-size': '4',
+    '--pool-timeout': '1000',
+    '--statement-timeout': '1000',
     '--config': 'no-such-config.yaml',
     '--synchronous': 'normal',
     '--zone': '023e105f4ecef8ad9ca31a8372d0c353',

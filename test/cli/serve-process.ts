@@ -48,7 +48,7 @@ export function startServe(args: string[]): Promise<ServeProcess> {
     };
     child.stdout?.setEncoding('utf8').on('data', take);
     child.stderr?.setEncoding('utf8').on('data', take);
-    exited.then((code) => {
+    void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`cfrules serve exited with ${code} before listening:\n${output}`));
     });

@@ -12,10 +12,10 @@ const first = (rules: RuleJson[]): RuleJson => rules[0] as RuleJson;
 // ——— creation ———
 
 describe('FirewallRuleService.create with a filter id', () => {
-  it('creates rules with defaults, in Cloudflare shape', () => {
-    const { zone, rules, filter } = setup();
-    const filterId = filter(host('a'));
-    const created = rules.create(zone, [{ action: 'block', filter: { id: filterId } }]);
+  it('creates rules with defaults, in Cloudflare shape', async () => {
+    const { zone, rules, filter } = await setup();
+    const filterId = await filter(host('a'));
+    const created = await rules.create(zone, [{ action: 'block', filter: { id: filterId } }]);
     expect(created).toEqual([
       {
         id: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -32,12 +32,12 @@ describe('FirewallRuleService.create with a filter id', () => {
     expect(Object.keys(first(created))).not.toContain('products');
   });
 
-  it('accepts one object, as the official SDK 7 sends it, and answers an array', () => {
-    const { zone, rules, filter } = setup();
-    const created = rules.create(zone, {
+  it('accepts one object, as the official SDK 7 sends it, and answers an array', async () => {
+    const { zone, rules, filter } = await setup();
+    const created = await rules.create(zone, {
       action: 'bypass',
       products: ['waf', 'uaBlock'],
-      filter: { id: filter(host('a')) },
+      filter: { id: await filter(host('a')) },
       description: 'let the office through',
       priority: 10,
       paused: true,
@@ -55,22 +55,22 @@ describe('FirewallRuleService.create with a filter id', () => {
     ]);
   });
 
-  it('lets several rules use one filter', () => {
-    const { zone, rules, filter } = setup();
-    const id = filter(host('a'));
+  it('lets several rules use one filter', async () => {
+    const { zone, rules, filter } = await setup();
+    const id = await filter(host('a'));
     expect(
-      rules.create(zone, [
+      await rules.create(zone, [
         { action: 'block', filter: { id } },
         { action: 'challenge', filter: { id } },
       ]),
     ).toHaveLength(2);
   });
 
-  it('refuses a filter id that is not in the zone', () => {
-    const { store, zone, rules } = setup();
-    const other = setup();
-    const foreign = other.filter(host('a'));
-    const error = failure(() => rules.create(zone, [{ action: 'block', filter: { id: foreign } }]));
+  it('refuses a filter id that is not in the zone', async () => {
+    const { store, zone, rules } = await setup();
+    const other = await setup();
+    const foreign = await other.filter(host('a'));
+    const error = await failure(() => rules.create(zone, [{ action: 'block', filter: { id: foreign } }]));
     expect(error.errors).toEqual([
       {
         code: CODES.invalidRule,
@@ -78,7 +78,7 @@ describe('FirewallRuleService.create with a filter id', () => {
         source: { pointer: '/0/filter/id' },
       },
     ]);
-    expect(snapshot(store, zone.id).rules).toEqual([]);
+    expect((await snapshot(store, zone.id)).rules).toEqual([]);
   });
 });
 
@@ -171,21 +171,21 @@ describe('FirewallRuleService.create: field rules', () => {
       '/0/filter',
     ],
     ['a filter id that is not text', { filter: { id: 7 } }, 'id must be a string', '/0/filter/id'],
-  ])('refuses %s (10200), creating nothing', (_, change, message, pointer) => {
-    const { store, zone, rules, filter } = setup();
-    const id = filter(host('a'));
-    const before = snapshot(store, zone.id);
+  ])('refuses %s (10200), creating nothing', async (_, change, message, pointer) => {
+    const { store, zone, rules, filter } = await setup();
+    const id = await filter(host('a'));
+    const before = await snapshot(store, zone.id);
     const rule = { action: 'block', filter: { id }, ...(change as object) };
-    const error = failure(() => rules.create(zone, [rule]));
+    const error = await failure(() => rules.create(zone, [rule]));
     expect(error.kind).toBe('bad-request');
     expect(error.errors).toEqual([{ code: CODES.invalidRule, message, source: { pointer } }]);
-    expect(snapshot(store, zone.id)).toEqual(before);
+    expect(await snapshot(store, zone.id)).toEqual(before);
   });
 
-  it('accepts the bounds: priority 0 and 2147483647, 500-character description, 50-character ref', () => {
-    const { zone, rules, filter } = setup();
-    const id = filter(host('a'));
-    const created = rules.create(zone, [
+  it('accepts the bounds: priority 0 and 2147483647, 500-character description, 50-character ref', async () => {
+    const { zone, rules, filter } = await setup();
+    const id = await filter(host('a'));
+    const created = await rules.create(zone, [
       { action: 'block', filter: { id }, priority: 0, description: 'd'.repeat(500), ref: 'r'.repeat(50) },
       { action: 'block', filter: { id }, priority: 2147483647 },
       { action: 'block', filter: { id }, priority: null },
@@ -193,30 +193,32 @@ describe('FirewallRuleService.create: field rules', () => {
     expect(created.map((rule) => rule.priority)).toEqual([0, 2147483647, null]);
   });
 
-  it('allows the log action on Enterprise only (10204)', () => {
+  it('allows the log action on Enterprise only (10204)', async () => {
     for (const plan of ['free', 'pro', 'business'] as const) {
-      const { store, zone, rules, filter } = setup(plan);
-      const id = filter(host('a'));
-      const before = snapshot(store, zone.id);
-      const error = failure(() => rules.create(zone, [{ action: 'log', filter: { id } }]));
+      const { store, zone, rules, filter } = await setup(plan);
+      const id = await filter(host('a'));
+      const before = await snapshot(store, zone.id);
+      const error = await failure(() => rules.create(zone, [{ action: 'log', filter: { id } }]));
       expect(error.kind).toBe('bad-request');
       expect(error.errors[0]).toMatchObject({
         code: CODES.actionNotEntitled,
         source: { pointer: '/0/action' },
       });
       expect(error.errors[0]?.message).toContain('needs the Enterprise plan');
-      expect(snapshot(store, zone.id)).toEqual(before);
+      expect(await snapshot(store, zone.id)).toEqual(before);
     }
-    const enterprise = setup('enterprise');
-    const id = enterprise.filter(host('a'));
-    expect(enterprise.rules.create(enterprise.zone, [{ action: 'log', filter: { id } }])).toHaveLength(1);
+    const enterprise = await setup('enterprise');
+    const id = await enterprise.filter(host('a'));
+    expect(await enterprise.rules.create(enterprise.zone, [{ action: 'log', filter: { id } }])).toHaveLength(
+      1,
+    );
   });
 
-  it('refuses the whole batch when any rule is invalid', () => {
-    const { store, zone, rules, filter } = setup();
-    const id = filter(host('a'));
-    const before = snapshot(store, zone.id);
-    const error = failure(() =>
+  it('refuses the whole batch when any rule is invalid', async () => {
+    const { store, zone, rules, filter } = await setup();
+    const id = await filter(host('a'));
+    const before = await snapshot(store, zone.id);
+    const error = await failure(() =>
       rules.create(zone, [
         { action: 'block', filter: { id } },
         { action: 'block', filter: { expression: host('b') } },
@@ -224,16 +226,16 @@ describe('FirewallRuleService.create: field rules', () => {
       ]),
     );
     expect(error.errors[0]?.source).toEqual({ pointer: '/2/action' });
-    expect(snapshot(store, zone.id)).toEqual(before);
+    expect(await snapshot(store, zone.id)).toEqual(before);
   });
 });
 
 // ——— single-call creation ———
 
 describe('single-call creation (inline filter)', () => {
-  it('creates the filter, then the rule, the two tied together', () => {
-    const { store, zone, rules, filters } = setup();
-    const [rule] = rules.create(zone, [
+  it('creates the filter, then the rule, the two tied together', async () => {
+    const { store, zone, rules, filters } = await setup();
+    const [rule] = await rules.create(zone, [
       { action: 'block', filter: { expression: host('a'), description: 'A' } },
     ]);
     expect(rule?.filter).toEqual({
@@ -244,16 +246,16 @@ describe('single-call creation (inline filter)', () => {
       created_on: expect.any(String),
       modified_on: expect.any(String),
     });
-    expect(filters.list(zone, {}).result).toEqual([rule?.filter]);
-    const stored = store.transaction((tx) => tx.filters.get(zone.id, rule?.filter.id as string));
+    expect((await filters.list(zone, {})).result).toEqual([rule?.filter]);
+    const stored = await store.transaction((tx) => tx.filters.get(zone.id, rule?.filter.id as string));
     expect(stored?.createdWithRule).toBe(rule?.id);
   });
 
-  it('outcome 1: an invalid inline filter creates nothing (10202 with the parser text)', () => {
-    const { store, zone, rules, filter } = setup();
-    const id = filter(host('a'));
-    const before = snapshot(store, zone.id);
-    const error = failure(() =>
+  it('outcome 1: an invalid inline filter creates nothing (10202 with the parser text)', async () => {
+    const { store, zone, rules, filter } = await setup();
+    const id = await filter(host('a'));
+    const before = await snapshot(store, zone.id);
+    const error = await failure(() =>
       rules.create(zone, [
         { action: 'block', filter: { id } },
         { action: 'block', filter: { expression: host('b') } },
@@ -269,19 +271,19 @@ describe('single-call creation (inline filter)', () => {
         source: { pointer: '/2/filter/expression' },
       },
     ]);
-    expect(snapshot(store, zone.id)).toEqual(before);
+    expect(await snapshot(store, zone.id)).toEqual(before);
   });
 
-  it('outcome 1: other inline filter problems are 10202 too', () => {
-    const { zone, rules } = setup();
-    expect(failure(() => rules.create(zone, [{ action: 'block', filter: {} }])).errors).toEqual([
+  it('outcome 1: other inline filter problems are 10202 too', async () => {
+    const { zone, rules } = await setup();
+    expect((await failure(() => rules.create(zone, [{ action: 'block', filter: {} }]))).errors).toEqual([
       {
         code: CODES.invalidInlineFilter,
         message: 'filter at index 0: expression is required: a non-empty string',
         source: { pointer: '/0/filter/expression' },
       },
     ]);
-    const long = failure(() =>
+    const long = await failure(() =>
       rules.create(zone, [{ action: 'block', filter: { expression: host('a'), ref: 'r'.repeat(51) } }]),
     );
     expect(long.errors[0]).toMatchObject({
@@ -290,9 +292,9 @@ describe('single-call creation (inline filter)', () => {
     });
   });
 
-  it("outcome 1: the zone's plan applies to inline expressions (matches on Pro)", () => {
-    const { store, zone, rules } = setup('pro');
-    const error = failure(() =>
+  it("outcome 1: the zone's plan applies to inline expressions (matches on Pro)", async () => {
+    const { store, zone, rules } = await setup('pro');
+    const error = await failure(() =>
       rules.create(zone, {
         action: 'block',
         filter: { expression: 'http.request.uri.path matches "^/admin"' },
@@ -301,15 +303,16 @@ describe('single-call creation (inline filter)', () => {
     expect(error.errors[0]?.code).toBe(CODES.invalidInlineFilter);
     expect(error.errors[0]?.message).toMatch(/^filter at index 0: Filter parsing error \(1:23\):\n/);
     expect(error.errors[0]?.message).toContain('not available on the Pro plan');
-    expect(snapshot(store, zone.id)).toEqual({ filters: [], rules: [] });
+    expect(await snapshot(store, zone.id)).toEqual({ filters: [], rules: [] });
   });
 
-  it('outcome 1: an inline expression that a filter already has is a duplicate (10202)', () => {
-    const { store, zone, rules, filter } = setup();
-    filter(host('a'));
-    const before = snapshot(store, zone.id);
+  it('outcome 1: an inline expression that a filter already has is a duplicate (10202)', async () => {
+    const { store, zone, rules, filter } = await setup();
+    await filter(host('a'));
+    const before = await snapshot(store, zone.id);
     expect(
-      failure(() => rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }])).errors,
+      (await failure(() => rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }])))
+        .errors,
     ).toEqual([
       {
         code: CODES.invalidInlineFilter,
@@ -317,25 +320,25 @@ describe('single-call creation (inline filter)', () => {
         source: { pointer: '/0/filter/expression' },
       },
     ]);
-    const twice = failure(() =>
+    const twice = await failure(() =>
       rules.create(zone, [
         { action: 'block', filter: { expression: host('b') } },
         { action: 'allow', filter: { expression: host('b') } },
       ]),
     );
     expect(twice.errors[0]?.message).toBe('filter at index 1: config duplicates an already existing config');
-    expect(snapshot(store, zone.id)).toEqual(before);
+    expect(await snapshot(store, zone.id)).toEqual(before);
   });
 
-  it('outcome 2: over the quota, the inline filters are created (and named), the rules are not', () => {
-    const { store, zone, rules, filters, filter } = setup('free');
-    const id = filter(host('base'));
-    rules.create(
+  it('outcome 2: over the quota, the inline filters are created (and named), the rules are not', async () => {
+    const { store, zone, rules, filters, filter } = await setup('free');
+    const id = await filter(host('base'));
+    await rules.create(
       zone,
       Array.from({ length: RULE_QUOTA.free - 1 }, () => ({ action: 'block', filter: { id } })),
     );
-    const before = snapshot(store, zone.id);
-    const error = failure(() =>
+    const before = await snapshot(store, zone.id);
+    const error = await failure(() =>
       rules.create(zone, [
         { action: 'block', filter: { expression: host('a') } },
         { action: 'block', filter: { id } },
@@ -350,7 +353,7 @@ describe('single-call creation (inline filter)', () => {
       'the Free plan allows 5 firewall rules per zone, the zone has 4 and the request adds 3',
     );
 
-    const after = snapshot(store, zone.id);
+    const after = await snapshot(store, zone.id);
     expect(after.rules).toEqual(before.rules);
     const created = after.filters.slice(before.filters.length);
     expect(created.map((f) => f.expression)).toEqual([host('a'), host('b')]);
@@ -366,107 +369,111 @@ describe('single-call creation (inline filter)', () => {
     }
 
     // The two-call flow then works: make room, create the rule by id.
-    const oldest = first(rules.list(zone, {}).result).id;
-    rules.delete(zone, oldest, { deleteFilterIfUnused: false });
-    expect(rules.create(zone, [{ action: 'block', filter: { id: created[0]?.id } }])).toHaveLength(1);
+    const oldest = first((await rules.list(zone, {})).result).id;
+    await rules.delete(zone, oldest, { deleteFilterIfUnused: false });
+    expect(await rules.create(zone, [{ action: 'block', filter: { id: created[0]?.id } }])).toHaveLength(1);
     // And the filter left without a rule can be managed like any other.
-    expect(filters.delete(zone, created[1]?.id as string)).toEqual({ id: created[1]?.id });
+    expect(await filters.delete(zone, created[1]?.id as string)).toEqual({ id: created[1]?.id });
   });
 
-  it('outcome 2: over the quota without inline filters, nothing is created', () => {
-    const { store, zone, rules, filter } = setup('free');
-    const id = filter(host('base'));
-    rules.create(
+  it('outcome 2: over the quota without inline filters, nothing is created', async () => {
+    const { store, zone, rules, filter } = await setup('free');
+    const id = await filter(host('base'));
+    await rules.create(
       zone,
       Array.from({ length: RULE_QUOTA.free }, () => ({ action: 'block', filter: { id } })),
     );
-    const before = snapshot(store, zone.id);
-    const error = failure(() => rules.create(zone, { action: 'block', filter: { id } }));
+    const before = await snapshot(store, zone.id);
+    const error = await failure(() => rules.create(zone, { action: 'block', filter: { id } }));
     expect(error.errors[0]?.code).toBe(CODES.ruleQuotaExceeded);
     expect(error.errors[0]?.message).toContain('nothing was created');
-    expect(snapshot(store, zone.id)).toEqual(before);
+    expect(await snapshot(store, zone.id)).toEqual(before);
   });
 
-  it('outcome 2 comes after outcome 1: an invalid request over the quota creates nothing', () => {
-    const { store, zone, rules, filter } = setup('free');
-    const id = filter(host('base'));
-    rules.create(
+  it('outcome 2 comes after outcome 1: an invalid request over the quota creates nothing', async () => {
+    const { store, zone, rules, filter } = await setup('free');
+    const id = await filter(host('base'));
+    await rules.create(
       zone,
       Array.from({ length: RULE_QUOTA.free }, () => ({ action: 'block', filter: { id } })),
     );
-    const before = snapshot(store, zone.id);
-    const error = failure(() =>
+    const before = await snapshot(store, zone.id);
+    const error = await failure(() =>
       rules.create(zone, [
         { action: 'block', filter: { expression: host('a') } },
         { action: 'log', filter: { id } },
       ]),
     );
     expect(error.errors[0]?.code).toBe(CODES.actionNotEntitled);
-    expect(snapshot(store, zone.id)).toEqual(before);
+    expect(await snapshot(store, zone.id)).toEqual(before);
   });
 
   it('has quotas by plan', () => {
     expect(RULE_QUOTA).toEqual({ free: 5, pro: 20, business: 100, enterprise: 1000 });
   });
 
-  it('outcome 3: its filter is readable and usable by other rules, but not replaceable or deletable', () => {
-    const { zone, rules, filters } = setup();
-    const rule = first(rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }]));
+  it('outcome 3: its filter is readable and usable by other rules, but not replaceable or deletable', async () => {
+    const { zone, rules, filters } = await setup();
+    const rule = first(await rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }]));
     const filterId = rule.filter.id;
-    expect(filters.get(zone, filterId).expression).toBe(host('a'));
-    expect(rules.create(zone, [{ action: 'allow', filter: { id: filterId } }])).toHaveLength(1);
+    expect((await filters.get(zone, filterId)).expression).toBe(host('a'));
+    expect(await rules.create(zone, [{ action: 'allow', filter: { id: filterId } }])).toHaveLength(1);
     for (const run of [
       () => filters.update(zone, filterId, { expression: host('b') }),
       () => filters.delete(zone, filterId),
     ]) {
-      const error = failure(run);
+      const error = await failure(run);
       expect(error.kind).toBe('bad-request');
       expect(error.errors[0]?.code).toBe(CODES.filterOwnedByRule);
     }
   });
 
-  it('is removed with its rule by delete_filter_if_unused', () => {
-    const { zone, rules, filters } = setup();
-    const rule = first(rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }]));
-    const deleted = rules.delete(zone, rule.id, { deleteFilterIfUnused: true });
+  it('is removed with its rule by delete_filter_if_unused', async () => {
+    const { zone, rules, filters } = await setup();
+    const rule = first(await rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }]));
+    const deleted = await rules.delete(zone, rule.id, { deleteFilterIfUnused: true });
     expect(deleted).toEqual({ ...rule, filter: { id: rule.filter.id, deleted: true } });
-    expect(filters.list(zone, {}).result).toEqual([]);
-    expect(rules.list(zone, {}).result).toEqual([]);
+    expect((await filters.list(zone, {})).result).toEqual([]);
+    expect((await rules.list(zone, {})).result).toEqual([]);
   });
 
-  it('becomes an ordinary filter when its rule is deleted without the flag', () => {
-    const { zone, rules, filters } = setup();
-    const rule = first(rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }]));
-    expect(rules.delete(zone, rule.id, { deleteFilterIfUnused: false }).filter).toEqual(rule.filter);
-    expect(filters.update(zone, rule.filter.id, { expression: host('b') }).expression).toBe(host('b'));
-    expect(filters.delete(zone, rule.filter.id)).toEqual({ id: rule.filter.id });
+  it('becomes an ordinary filter when its rule is deleted without the flag', async () => {
+    const { zone, rules, filters } = await setup();
+    const rule = first(await rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }]));
+    expect((await rules.delete(zone, rule.id, { deleteFilterIfUnused: false })).filter).toEqual(rule.filter);
+    expect((await filters.update(zone, rule.filter.id, { expression: host('b') })).expression).toBe(
+      host('b'),
+    );
+    expect(await filters.delete(zone, rule.filter.id)).toEqual({ id: rule.filter.id });
   });
 
-  it('stays while another rule uses it, even with the flag', () => {
-    const { zone, rules, filters } = setup();
-    const rule = first(rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }]));
-    rules.create(zone, [{ action: 'allow', filter: { id: rule.filter.id } }]);
-    expect(rules.delete(zone, rule.id, { deleteFilterIfUnused: true }).filter).toEqual(rule.filter);
+  it('stays while another rule uses it, even with the flag', async () => {
+    const { zone, rules, filters } = await setup();
+    const rule = first(await rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }]));
+    await rules.create(zone, [{ action: 'allow', filter: { id: rule.filter.id } }]);
+    expect((await rules.delete(zone, rule.id, { deleteFilterIfUnused: true })).filter).toEqual(rule.filter);
     // No longer tied to a rule, but still in use.
-    expect(failure(() => filters.delete(zone, rule.filter.id)).errors[0]?.code).toBe(CODES.filterInUse);
+    expect((await failure(() => filters.delete(zone, rule.filter.id))).errors[0]?.code).toBe(
+      CODES.filterInUse,
+    );
   });
 
-  it('becomes an ordinary filter when its rule moves to another filter', () => {
-    const { zone, rules, filters, filter } = setup();
-    const rule = first(rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }]));
-    const other = filter(host('b'));
-    rules.edit(zone, rule.id, { filter: { id: other } });
-    expect(filters.delete(zone, rule.filter.id)).toEqual({ id: rule.filter.id });
+  it('becomes an ordinary filter when its rule moves to another filter', async () => {
+    const { zone, rules, filters, filter } = await setup();
+    const rule = first(await rules.create(zone, [{ action: 'block', filter: { expression: host('a') } }]));
+    const other = await filter(host('b'));
+    await rules.edit(zone, rule.id, { filter: { id: other } });
+    expect(await filters.delete(zone, rule.filter.id)).toEqual({ id: rule.filter.id });
   });
 });
 
 // ——— reading ———
 
 describe('FirewallRuleService.list and get', () => {
-  function listed() {
-    const context = setup('enterprise');
-    const id = context.filter(host('a'));
-    const created = context.rules.create(context.zone, [
+  async function listed() {
+    const context = await setup('enterprise');
+    const id = await context.filter(host('a'));
+    const created = await context.rules.create(context.zone, [
       { action: 'block', filter: { id }, description: 'Block bad bots' },
       { action: 'allow', filter: { id }, description: 'office', paused: true },
       { action: 'log', filter: { id }, description: 'watch BOTS' },
@@ -475,41 +482,41 @@ describe('FirewallRuleService.list and get', () => {
   }
   const descriptions = (result: RuleJson[]) => result.map((rule) => rule.description);
 
-  it('filters by id, action, description and paused', () => {
-    const { zone, rules, ids } = listed();
-    expect(descriptions(rules.list(zone, { id: ids[1] }).result)).toEqual(['office']);
-    expect(descriptions(rules.list(zone, { action: 'log' }).result)).toEqual(['watch BOTS']);
-    expect(descriptions(rules.list(zone, { description: 'bots' }).result)).toEqual([
+  it('filters by id, action, description and paused', async () => {
+    const { zone, rules, ids } = await listed();
+    expect(descriptions((await rules.list(zone, { id: ids[1] })).result)).toEqual(['office']);
+    expect(descriptions((await rules.list(zone, { action: 'log' })).result)).toEqual(['watch BOTS']);
+    expect(descriptions((await rules.list(zone, { description: 'bots' })).result)).toEqual([
       'Block bad bots',
       'watch BOTS',
     ]);
-    expect(descriptions(rules.list(zone, { paused: 'true' }).result)).toEqual(['office']);
-    expect(descriptions(rules.list(zone, { paused: 'false' }).result)).toHaveLength(2);
+    expect(descriptions((await rules.list(zone, { paused: 'true' })).result)).toEqual(['office']);
+    expect(descriptions((await rules.list(zone, { paused: 'false' })).result)).toHaveLength(2);
   });
 
-  it('pages with result_info; a page past the end is empty', () => {
-    const { zone, rules, filter } = setup();
-    const id = filter(host('a'));
-    rules.create(
+  it('pages with result_info; a page past the end is empty', async () => {
+    const { zone, rules, filter } = await setup();
+    const id = await filter(host('a'));
+    await rules.create(
       zone,
       Array.from({ length: 7 }, (_, i) => ({ action: 'block', filter: { id }, description: `r${i}` })),
     );
-    expect(rules.list(zone, { per_page: '5', page: '2' })).toEqual({
+    expect(await rules.list(zone, { per_page: '5', page: '2' })).toEqual({
       result: [
         expect.objectContaining({ description: 'r5' }),
         expect.objectContaining({ description: 'r6' }),
       ],
       resultInfo: { page: 2, per_page: 5, count: 2, total_count: 7, total_pages: 2 },
     });
-    expect(rules.list(zone, { per_page: '5', page: '3' }).result).toEqual([]);
-    expect(failure(() => rules.list(zone, { page: '0' })).errors[0]?.code).toBe(CODES.invalidQuery);
+    expect((await rules.list(zone, { per_page: '5', page: '3' })).result).toEqual([]);
+    expect((await failure(() => rules.list(zone, { page: '0' }))).errors[0]?.code).toBe(CODES.invalidQuery);
   });
 
-  it('gets one rule; unknown or malformed ids 404', () => {
-    const { zone, rules, ids } = listed();
-    expect(rules.get(zone, ids[0] as string).description).toBe('Block bad bots');
+  it('gets one rule; unknown or malformed ids 404', async () => {
+    const { zone, rules, ids } = await listed();
+    expect((await rules.get(zone, ids[0] as string)).description).toBe('Block bad bots');
     for (const id of [newId(), 'x']) {
-      const error = failure(() => rules.get(zone, id));
+      const error = await failure(() => rules.get(zone, id));
       expect(error.kind).toBe('not-found');
       expect(error.errors).toEqual([{ code: CODES.ruleNotFound, message: `firewall rule not found: ${id}` }]);
     }
@@ -519,16 +526,16 @@ describe('FirewallRuleService.list and get', () => {
 // ——— changes ———
 
 describe('FirewallRuleService.updateMany and update (PUT)', () => {
-  it('replaces rules, resetting omitted fields', () => {
-    const { zone, rules, filter } = setup();
-    const a = filter(host('a'));
-    const b = filter(host('b'));
+  it('replaces rules, resetting omitted fields', async () => {
+    const { zone, rules, filter } = await setup();
+    const a = await filter(host('a'));
+    const b = await filter(host('b'));
     const rule = first(
-      rules.create(zone, [
+      await rules.create(zone, [
         { action: 'block', filter: { id: a }, priority: 5, description: 'x', paused: true, ref: 'R' },
       ]),
     );
-    const [updated] = rules.updateMany(zone, [{ id: rule.id, action: 'challenge', filter: { id: b } }]);
+    const [updated] = await rules.updateMany(zone, [{ id: rule.id, action: 'challenge', filter: { id: b } }]);
     expect(updated).toEqual({
       id: rule.id,
       paused: false,
@@ -539,47 +546,49 @@ describe('FirewallRuleService.updateMany and update (PUT)', () => {
       created_on: rule.created_on,
       modified_on: expect.any(String),
     });
-    expect(rules.get(zone, rule.id)).toEqual(updated);
+    expect(await rules.get(zone, rule.id)).toEqual(updated);
   });
 
-  it("accepts the filter as GET returns it, and refuses a member that is not the filter's (untouched)", () => {
-    const { zone, rules, filters, filter } = setup();
-    const a = filter(host('a'));
-    const rule = first(rules.create(zone, [{ action: 'block', filter: { id: a } }]));
-    expect(rules.update(zone, rule.id, { ...rule, action: 'allow' })).toMatchObject({
+  it("accepts the filter as GET returns it, and refuses a member that is not the filter's (untouched)", async () => {
+    const { zone, rules, filters, filter } = await setup();
+    const a = await filter(host('a'));
+    const rule = first(await rules.create(zone, [{ action: 'block', filter: { id: a } }]));
+    expect(await rules.update(zone, rule.id, { ...rule, action: 'allow' })).toMatchObject({
       action: 'allow',
       filter: { expression: host('a') },
     });
     const sent = { ...rule, action: 'allow', filter: { ...rule.filter, expression: host('changed') } };
-    expect(failure(() => rules.update(zone, rule.id, sent)).errors[0]).toMatchObject({
+    expect((await failure(() => rules.update(zone, rule.id, sent))).errors[0]).toMatchObject({
       code: CODES.invalidRule,
       source: { pointer: '/filter/expression' },
     });
-    expect(filters.get(zone, a).expression).toBe(host('a'));
+    expect((await filters.get(zone, a)).expression).toBe(host('a'));
   });
 
-  it('refuses an inline filter: PUT never edits filters (10200)', () => {
-    const { store, zone, rules, filter } = setup();
-    const rule = first(rules.create(zone, [{ action: 'block', filter: { id: filter(host('a')) } }]));
-    const before = snapshot(store, zone.id);
-    const error = failure(() =>
+  it('refuses an inline filter: PUT never edits filters (10200)', async () => {
+    const { store, zone, rules, filter } = await setup();
+    const rule = first(
+      await rules.create(zone, [{ action: 'block', filter: { id: await filter(host('a')) } }]),
+    );
+    const before = await snapshot(store, zone.id);
+    const error = await failure(() =>
       rules.update(zone, rule.id, { action: 'block', filter: { expression: host('b') } }),
     );
     expect(error.errors[0]).toMatchObject({ code: CODES.invalidRule, source: { pointer: '/filter/id' } });
     expect(error.errors[0]?.message).toMatch(/^filter\.id is required/);
-    expect(snapshot(store, zone.id)).toEqual(before);
+    expect(await snapshot(store, zone.id)).toEqual(before);
   });
 
-  it('changes nothing when one id is unknown (404) or one rule is invalid', () => {
-    const { store, zone, rules, filter } = setup();
-    const id = filter(host('a'));
-    const [r1, r2] = rules.create(zone, [
+  it('changes nothing when one id is unknown (404) or one rule is invalid', async () => {
+    const { store, zone, rules, filter } = await setup();
+    const id = await filter(host('a'));
+    const [r1, r2] = await rules.create(zone, [
       { action: 'block', filter: { id } },
       { action: 'block', filter: { id } },
     ]);
-    const before = snapshot(store, zone.id);
+    const before = await snapshot(store, zone.id);
     const missing = newId();
-    const notFound = failure(() =>
+    const notFound = await failure(() =>
       rules.updateMany(zone, [
         { id: r1?.id, action: 'allow', filter: { id } },
         { id: missing, action: 'allow', filter: { id } },
@@ -593,180 +602,184 @@ describe('FirewallRuleService.updateMany and update (PUT)', () => {
         source: { pointer: '/1/id' },
       },
     ]);
-    const invalid = failure(() =>
+    const invalid = await failure(() =>
       rules.updateMany(zone, [
         { id: r1?.id, action: 'allow', filter: { id } },
         { id: r2?.id, action: 'allow', filter: { id }, priority: -5 },
       ]),
     );
     expect(invalid.errors[0]).toMatchObject({ code: CODES.invalidRule, source: { pointer: '/1/priority' } });
-    const noId = failure(() => rules.updateMany(zone, [{ action: 'allow', filter: { id } }]));
+    const noId = await failure(() => rules.updateMany(zone, [{ action: 'allow', filter: { id } }]));
     expect(noId.errors[0]).toMatchObject({ code: CODES.invalidRule, source: { pointer: '/0/id' } });
-    const twice = failure(() =>
+    const twice = await failure(() =>
       rules.updateMany(zone, [
         { id: r1?.id, action: 'allow', filter: { id } },
         { id: r1?.id, action: 'block', filter: { id } },
       ]),
     );
     expect(twice.errors[0]?.message).toBe(`firewall rule ${r1?.id} is listed twice`);
-    expect(snapshot(store, zone.id)).toEqual(before);
+    expect(await snapshot(store, zone.id)).toEqual(before);
   });
 
-  it('PUT one: the body id must be the path id when given', () => {
-    const { zone, rules, filter } = setup();
-    const id = filter(host('a'));
-    const rule = first(rules.create(zone, [{ action: 'block', filter: { id } }]));
-    expect(rules.update(zone, rule.id, { id: rule.id, action: 'allow', filter: { id } }).action).toBe(
+  it('PUT one: the body id must be the path id when given', async () => {
+    const { zone, rules, filter } = await setup();
+    const id = await filter(host('a'));
+    const rule = first(await rules.create(zone, [{ action: 'block', filter: { id } }]));
+    expect((await rules.update(zone, rule.id, { id: rule.id, action: 'allow', filter: { id } })).action).toBe(
       'allow',
     );
-    const error = failure(() =>
+    const error = await failure(() =>
       rules.update(zone, rule.id, { id: newId(), action: 'allow', filter: { id } }),
     );
     expect(error.errors[0]).toMatchObject({ code: CODES.invalidRule, source: { pointer: '/id' } });
-    expect(failure(() => rules.update(zone, newId(), { action: 'allow', filter: { id } })).kind).toBe(
+    expect((await failure(() => rules.update(zone, newId(), { action: 'allow', filter: { id } }))).kind).toBe(
       'not-found',
     );
   });
 });
 
 describe('FirewallRuleService.edit and editPriorities (PATCH)', () => {
-  it('PATCH {} changes nothing and answers an array', () => {
-    const { store, zone, rules, filter } = setup();
+  it('PATCH {} changes nothing and answers an array', async () => {
+    const { store, zone, rules, filter } = await setup();
     const rule = first(
-      rules.create(zone, [{ action: 'block', filter: { id: filter(host('a')) }, priority: 3 }]),
+      await rules.create(zone, [{ action: 'block', filter: { id: await filter(host('a')) }, priority: 3 }]),
     );
-    const before = snapshot(store, zone.id);
-    expect(rules.edit(zone, rule.id, {})).toEqual([rule]);
-    expect(snapshot(store, zone.id)).toEqual(before);
+    const before = await snapshot(store, zone.id);
+    expect(await rules.edit(zone, rule.id, {})).toEqual([rule]);
+    expect(await snapshot(store, zone.id)).toEqual(before);
   });
 
-  it('changes only the fields given; null resets one', () => {
-    const { zone, rules, filter } = setup();
+  it('changes only the fields given; null resets one', async () => {
+    const { zone, rules, filter } = await setup();
     const rule = first(
-      rules.create(zone, [
-        { action: 'block', filter: { id: filter(host('a')) }, priority: 3, description: 'keep' },
+      await rules.create(zone, [
+        { action: 'block', filter: { id: await filter(host('a')) }, priority: 3, description: 'keep' },
       ]),
     );
-    const [edited] = rules.edit(zone, rule.id, { priority: 7, paused: true });
+    const [edited] = await rules.edit(zone, rule.id, { priority: 7, paused: true });
     expect(edited).toMatchObject({ action: 'block', priority: 7, paused: true, description: 'keep' });
-    expect(first(rules.edit(zone, rule.id, { priority: null })).priority).toBeNull();
+    expect(first(await rules.edit(zone, rule.id, { priority: null })).priority).toBeNull();
   });
 
-  it('moving away from bypass drops the products; to bypass needs them', () => {
-    const { zone, rules, filter } = setup();
+  it('moving away from bypass drops the products; to bypass needs them', async () => {
+    const { zone, rules, filter } = await setup();
     const rule = first(
-      rules.create(zone, [{ action: 'bypass', products: ['waf'], filter: { id: filter(host('a')) } }]),
+      await rules.create(zone, [
+        { action: 'bypass', products: ['waf'], filter: { id: await filter(host('a')) } },
+      ]),
     );
-    const [blocked] = rules.edit(zone, rule.id, { action: 'block' });
+    const [blocked] = await rules.edit(zone, rule.id, { action: 'block' });
     expect(blocked?.action).toBe('block');
     expect(blocked).not.toHaveProperty('products');
-    expect(failure(() => rules.edit(zone, rule.id, { action: 'bypass' })).errors[0]?.source).toEqual({
+    expect((await failure(() => rules.edit(zone, rule.id, { action: 'bypass' }))).errors[0]?.source).toEqual({
       pointer: '/products',
     });
-    expect(first(rules.edit(zone, rule.id, { action: 'bypass', products: ['hot'] })).products).toEqual([
+    expect(first(await rules.edit(zone, rule.id, { action: 'bypass', products: ['hot'] })).products).toEqual([
       'hot',
     ]);
   });
 
-  it('refuses an inline filter and invalid fields, changing nothing', () => {
-    const { store, zone, rules, filter } = setup();
-    const rule = first(rules.create(zone, [{ action: 'block', filter: { id: filter(host('a')) } }]));
-    const before = snapshot(store, zone.id);
+  it('refuses an inline filter and invalid fields, changing nothing', async () => {
+    const { store, zone, rules, filter } = await setup();
+    const rule = first(
+      await rules.create(zone, [{ action: 'block', filter: { id: await filter(host('a')) } }]),
+    );
+    const before = await snapshot(store, zone.id);
     expect(
-      failure(() => rules.edit(zone, rule.id, { filter: { expression: host('b') } })).errors[0]?.code,
+      (await failure(() => rules.edit(zone, rule.id, { filter: { expression: host('b') } }))).errors[0]?.code,
     ).toBe(CODES.invalidRule);
-    expect(failure(() => rules.edit(zone, rule.id, { action: 'log' })).errors[0]?.code).toBe(
+    expect((await failure(() => rules.edit(zone, rule.id, { action: 'log' }))).errors[0]?.code).toBe(
       CODES.actionNotEntitled,
     );
-    expect(failure(() => rules.edit(zone, rule.id, { id: newId() })).errors[0]?.source).toEqual({
+    expect((await failure(() => rules.edit(zone, rule.id, { id: newId() }))).errors[0]?.source).toEqual({
       pointer: '/id',
     });
-    expect(failure(() => rules.edit(zone, rule.id, [])).errors[0]?.message).toBe(
+    expect((await failure(() => rules.edit(zone, rule.id, []))).errors[0]?.message).toBe(
       'the request body must be a JSON object',
     );
-    expect(snapshot(store, zone.id)).toEqual(before);
+    expect(await snapshot(store, zone.id)).toEqual(before);
   });
 
-  it('sets priorities in bulk, all or nothing', () => {
-    const { store, zone, rules, filter } = setup();
-    const id = filter(host('a'));
-    const [r1, r2] = rules.create(zone, [
+  it('sets priorities in bulk, all or nothing', async () => {
+    const { store, zone, rules, filter } = await setup();
+    const id = await filter(host('a'));
+    const [r1, r2] = await rules.create(zone, [
       { action: 'block', filter: { id } },
       { action: 'allow', filter: { id } },
     ]);
     expect(
-      rules
-        .editPriorities(zone, [
+      (
+        await rules.editPriorities(zone, [
           { id: r1?.id, priority: 2 },
           { id: r2?.id, priority: 1 },
         ])
-        .map((rule) => [rule.id, rule.priority]),
+      ).map((rule) => [rule.id, rule.priority]),
     ).toEqual([
       [r1?.id, 2],
       [r2?.id, 1],
     ]);
-    expect(rules.editPriorities(zone, { id: r1?.id, priority: 9 })).toEqual([
+    expect(await rules.editPriorities(zone, { id: r1?.id, priority: 9 })).toEqual([
       expect.objectContaining({ priority: 9 }),
     ]);
-    const before = snapshot(store, zone.id);
-    const error = failure(() =>
+    const before = await snapshot(store, zone.id);
+    const error = await failure(() =>
       rules.editPriorities(zone, [
         { id: r1?.id, priority: 4 },
         { id: newId(), priority: 3 },
       ]),
     );
     expect(error.kind).toBe('not-found');
-    const invalid = failure(() =>
+    const invalid = await failure(() =>
       rules.editPriorities(zone, [
         { id: r1?.id, priority: 4 },
         { id: r2?.id, priority: 'high' },
       ]),
     );
     expect(invalid.errors[0]?.source).toEqual({ pointer: '/1/priority' });
-    expect(snapshot(store, zone.id)).toEqual(before);
+    expect(await snapshot(store, zone.id)).toEqual(before);
   });
 });
 
 describe('FirewallRuleService.delete and deleteMany', () => {
-  it('deletes one rule, keeping its filter unless asked', () => {
-    const { zone, rules, filters, filter } = setup();
-    const id = filter(host('a'));
-    const [r1, r2] = rules.create(zone, [
+  it('deletes one rule, keeping its filter unless asked', async () => {
+    const { zone, rules, filters, filter } = await setup();
+    const id = await filter(host('a'));
+    const [r1, r2] = await rules.create(zone, [
       { action: 'block', filter: { id } },
       { action: 'allow', filter: { id } },
     ]);
-    expect(rules.delete(zone, r1?.id as string, { deleteFilterIfUnused: false })).toEqual(r1);
-    expect(rules.delete(zone, r2?.id as string, { deleteFilterIfUnused: true }).filter).toEqual({
+    expect(await rules.delete(zone, r1?.id as string, { deleteFilterIfUnused: false })).toEqual(r1);
+    expect((await rules.delete(zone, r2?.id as string, { deleteFilterIfUnused: true })).filter).toEqual({
       id,
       deleted: true,
     });
-    expect(filters.list(zone, {}).result).toEqual([]);
-    expect(failure(() => rules.delete(zone, r1?.id as string, { deleteFilterIfUnused: false })).kind).toBe(
-      'not-found',
-    );
+    expect((await filters.list(zone, {})).result).toEqual([]);
+    expect(
+      (await failure(() => rules.delete(zone, r1?.id as string, { deleteFilterIfUnused: false }))).kind,
+    ).toBe('not-found');
   });
 
-  it('deletes by ?id= or body, ignoring unknown ids, never deleting filters', () => {
-    const { zone, rules, filters, filter } = setup();
-    const id = filter(host('a'));
-    const [r1, r2, r3] = rules.create(zone, [
+  it('deletes by ?id= or body, ignoring unknown ids, never deleting filters', async () => {
+    const { zone, rules, filters, filter } = await setup();
+    const id = await filter(host('a'));
+    const [r1, r2, r3] = await rules.create(zone, [
       { action: 'block', filter: { id } },
       { action: 'allow', filter: { id } },
       { action: 'challenge', filter: { expression: host('b') } },
     ]);
-    expect(rules.deleteMany(zone, { id: [r1?.id as string, newId(), 'junk'] }, undefined)).toEqual([
+    expect(await rules.deleteMany(zone, { id: [r1?.id as string, newId(), 'junk'] }, undefined)).toEqual([
       { id: r1?.id },
     ]);
-    expect(rules.deleteMany(zone, {}, [{ id: r2?.id }, { id: r3?.id }])).toEqual([
+    expect(await rules.deleteMany(zone, {}, [{ id: r2?.id }, { id: r3?.id }])).toEqual([
       { id: r2?.id },
       { id: r3?.id },
     ]);
     // Naming nothing deletes nothing (Cloudflare's documented answer).
-    expect(rules.deleteMany(zone, {}, undefined)).toEqual([]);
-    expect(rules.list(zone, {}).result).toEqual([]);
+    expect(await rules.deleteMany(zone, {}, undefined)).toEqual([]);
+    expect((await rules.list(zone, {})).result).toEqual([]);
     // Both filters stay; the inline one is now an ordinary filter that can be deleted.
-    expect(filters.list(zone, {}).result.map((f) => f.expression)).toEqual([host('a'), host('b')]);
-    expect(filters.delete(zone, r3?.filter.id as string)).toEqual({ id: r3?.filter.id });
+    expect((await filters.list(zone, {})).result.map((f) => f.expression)).toEqual([host('a'), host('b')]);
+    expect(await filters.delete(zone, r3?.filter.id as string)).toEqual({ id: r3?.filter.id });
   });
 });
 
@@ -853,36 +866,36 @@ const ruleBodies: fc.Arbitrary<unknown> = (() => {
 const METHODS = ['create', 'updateMany', 'editPriorities', 'update', 'edit', 'deleteMany'] as const;
 
 describe('FirewallRuleService with arbitrary bodies', () => {
-  it('either succeeds or throws a ServiceError; a failure changes nothing (but quota-created filters)', () => {
+  it('either succeeds or throws a ServiceError; a failure changes nothing (but quota-created filters)', async () => {
     const outcomes = { succeeded: 0, failed: 0 };
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.constantFrom<Plan>('free', 'pro', 'business', 'enterprise'),
         fc.constantFrom(...METHODS),
         ruleBodies,
         fc.constantFrom(0, 2, 4),
-        (plan, method, generated, existing) => {
-          const { store, zone, rules, filter } = setup(plan);
-          const filterId = filter(host('a'));
+        async (plan, method, generated, existing) => {
+          const { store, zone, rules, filter } = await setup(plan);
+          const filterId = await filter(host('a'));
           for (let i = 0; i < existing; i++)
-            rules.create(zone, { action: 'block', filter: { id: filterId } });
+            await rules.create(zone, { action: 'block', filter: { id: filterId } });
           const ruleId = first(
-            rules.create(zone, { action: 'block', filter: { expression: host('owned') } }),
+            await rules.create(zone, { action: 'block', filter: { expression: host('owned') } }),
           ).id;
           const body = withIds(generated, [filterId, ruleId]);
-          const before = snapshot(store, zone.id);
+          const before = await snapshot(store, zone.id);
           try {
-            if (method === 'create') rules.create(zone, body);
-            else if (method === 'updateMany') rules.updateMany(zone, body);
-            else if (method === 'editPriorities') rules.editPriorities(zone, body);
-            else if (method === 'update') rules.update(zone, ruleId, body);
-            else if (method === 'edit') rules.edit(zone, ruleId, body);
-            else rules.deleteMany(zone, {}, body);
+            if (method === 'create') await rules.create(zone, body);
+            else if (method === 'updateMany') await rules.updateMany(zone, body);
+            else if (method === 'editPriorities') await rules.editPriorities(zone, body);
+            else if (method === 'update') await rules.update(zone, ruleId, body);
+            else if (method === 'edit') await rules.edit(zone, ruleId, body);
+            else await rules.deleteMany(zone, {}, body);
             outcomes.succeeded++;
           } catch (error) {
             if (!(error instanceof ServiceError)) throw error;
             outcomes.failed++;
-            const after = snapshot(store, zone.id);
+            const after = await snapshot(store, zone.id);
             if (error.errors[0]?.code === CODES.ruleQuotaExceeded) {
               // The one documented exception: inline filters were created, each named in the error.
               expect(after.rules).toEqual(before.rules);
@@ -895,7 +908,7 @@ describe('FirewallRuleService with arbitrary bodies', () => {
               expect(after).toEqual(before);
             }
           } finally {
-            store.close();
+            await store.close();
           }
         },
       ),

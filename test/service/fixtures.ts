@@ -9,7 +9,7 @@ import { openSqliteStore } from '../../src/store/sqlite.js';
 import type { Store, ZoneRecord } from '../../src/store/store.js';
 
 /** A fresh in-memory store with one zone on `plan`, and the services over it. */
-export function setup(plan: Plan = 'business') {
+export async function setup(plan: Plan = 'business') {
   const store = openSqliteStore(':memory:');
   const time = now();
   const zone: ZoneRecord = {
@@ -21,35 +21,40 @@ export function setup(plan: Plan = 'business') {
     createdOn: time,
     modifiedOn: time,
   };
-  store.transaction((tx) => {
-    tx.accounts.put({
+  await store.transaction(async (tx) => {
+    await tx.accounts.put({
       id: zone.accountId,
       name: 'test',
       email: 'test@example.com',
       apiKeyHash: null,
       createdOn: time,
     });
-    tx.zones.insert(zone);
+    await tx.zones.insert(zone);
   });
   const filters = new FilterService(store);
   const rules = new FirewallRuleService(store);
   /** A new filter of the zone; its id. */
-  const filter = (expression: string): string =>
-    (filters.create(zone, [{ expression }])[0] as { id: string }).id;
+  const filter = async (expression: string): Promise<string> =>
+    ((await filters.create(zone, [{ expression }]))[0] as { id: string }).id;
   return { store, zone, filters, rules, filter };
 }
 
 /** Everything stored for the zone, to check that a failed call left it as it was. */
 export const snapshot = (store: Store, zoneId: string) =>
-  store.transaction((tx) => ({
-    filters: tx.filters.list(zoneId, {}, { page: 1, perPage: 10_000 }).items,
-    rules: tx.firewallRules.list(zoneId, {}, { page: 1, perPage: 10_000 }).items.map(({ rule }) => rule),
+  store.transaction(async (tx) => ({
+    filters: (await tx.filters.list(zoneId, {}, { page: 1, perPage: 10_000 })).items,
+    rules: (await tx.firewallRules.list(zoneId, {}, { page: 1, perPage: 10_000 })).items.map(
+      ({ rule }) => rule,
+    ),
   }));
 
-/** The ServiceError `run` throws; fails the test when it throws nothing or something else. */
-export function failure(run: () => unknown): ServiceError {
+/**
+ * The ServiceError `run` throws or its promise rejects with; fails the test when it fails with nothing or
+ * something else.
+ */
+export async function failure(run: () => unknown): Promise<ServiceError> {
   try {
-    run();
+    await run();
   } catch (error) {
     if (error instanceof ServiceError) return error;
     throw error;

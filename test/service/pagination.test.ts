@@ -33,8 +33,8 @@ describe('readPage', () => {
     [{ per_page: '101' }, 'per_page must be an integer from 5 to 100'],
     [{ per_page: ' 10' }, 'per_page must be an integer from 5 to 100'],
     [{ page: ['1', '2'] }, 'page must be given at most once'],
-  ])('refuses %j', (query, message) => {
-    const error = failure(() => readPage(query));
+  ])('refuses %j', async (query, message) => {
+    const error = await failure(() => readPage(query));
     expect(error.kind).toBe('bad-request');
     expect(error.errors).toEqual([{ code: CODES.invalidQuery, message }]);
   });
@@ -55,21 +55,23 @@ describe('resultInfo', () => {
 });
 
 describe('query readers', () => {
-  it('reads booleans written true or false only', () => {
+  it('reads booleans written true or false only', async () => {
     expect(queryBoolean({ paused: 'true' }, 'paused')).toBe(true);
     expect(queryBoolean({ paused: 'false' }, 'paused')).toBe(false);
     expect(queryBoolean({}, 'paused')).toBeUndefined();
-    expect(failure(() => queryBoolean({ paused: 'yes' }, 'paused')).errors[0]).toEqual({
+    expect((await failure(() => queryBoolean({ paused: 'yes' }, 'paused'))).errors[0]).toEqual({
       code: CODES.invalidQuery,
       message: 'paused must be true or false',
     });
   });
 
-  it('reads a single string, refusing repeats', () => {
+  it('reads a single string, refusing repeats', async () => {
     expect(queryString({ ref: 'a' }, 'ref')).toBe('a');
     expect(queryString({ ref: ['a'] }, 'ref')).toBe('a');
     expect(queryString({}, 'ref')).toBeUndefined();
-    expect(failure(() => queryString({ ref: ['a', 'b'] }, 'ref')).errors[0]?.code).toBe(CODES.invalidQuery);
+    expect((await failure(() => queryString({ ref: ['a', 'b'] }, 'ref'))).errors[0]?.code).toBe(
+      CODES.invalidQuery,
+    );
   });
 
   it('reads repeated ids, without empty ones or repeats', () => {

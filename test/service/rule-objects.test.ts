@@ -24,12 +24,12 @@ const asApiMessage = (problem: RuleProblem | undefined) =>
   problem && { code: problem.apiCode, message: problem.message, source: { pointer: problem.pointer } };
 
 /** What the services answer when asked to create the object on a zone of `plan`. */
-function serviceAnswer(kind: RuleObjectKind, value: unknown, plan: Plan = 'free') {
-  const { zone, filters, rules, store } = setup(plan);
-  if (kind === 'filter') return failure(() => filters.create(zone, [value])).errors[0];
-  if (kind === 'firewall-rule') return failure(() => rules.create(zone, [value])).errors[0];
+async function serviceAnswer(kind: RuleObjectKind, value: unknown, plan: Plan = 'free') {
+  const { zone, filters, rules, store } = await setup(plan);
+  if (kind === 'filter') return (await failure(() => filters.create(zone, [value]))).errors[0];
+  if (kind === 'firewall-rule') return (await failure(() => rules.create(zone, [value]))).errors[0];
   const rulesets = new RulesetService(store, () => undefined);
-  const answer = failure(() => rulesets.putEntryPoint(zone, CUSTOM, { rules: [value] })).errors[0];
+  const answer = (await failure(() => rulesets.putEntryPoint(zone, CUSTOM, { rules: [value] }))).errors[0];
   // The entry point's body has the rules under /rules; the check was given the rule at /0.
   return { ...answer, source: { pointer: answer?.source?.pointer?.replace(/^\/rules/, '') ?? '' } };
 }
@@ -81,11 +81,11 @@ describe('checkRuleObject: firewall rules', () => {
       CODES.invalidRule,
       '/0/description',
     ],
-  ])('reports %s as the API does', (_, fields, code, apiCode, pointer) => {
+  ])('reports %s as the API does', async (_, fields, code, apiCode, pointer) => {
     const value = rule({ filter: { expression: 'ssl' }, ...fields });
     const problem = check('firewall-rule', value);
     expect(problem).toMatchObject({ code, apiCode, pointer });
-    expect(asApiMessage(problem)).toEqual(serviceAnswer('firewall-rule', value));
+    expect(asApiMessage(problem)).toEqual(await serviceAnswer('firewall-rule', value));
   });
 
   it('checks an inline filter as the API does (10202, "filter at index N"), but not its expression', () => {
@@ -125,7 +125,7 @@ describe('checkRuleObject: firewall rules', () => {
 });
 
 describe('checkRuleObject: filters', () => {
-  it('accepts a filter as GET returns it, and reports bad fields as the Filters API does', () => {
+  it('accepts a filter as GET returns it, and reports bad fields as the Filters API does', async () => {
     const filter = {
       id: 'ee6bd6e5f64e4a2c9a8e4f36e6ab36a5',
       expression: 'ssl',
@@ -136,10 +136,10 @@ describe('checkRuleObject: filters', () => {
     const value = { expression: 'ssl', description: 'd'.repeat(501) };
     const problem = check('filter', value);
     expect(problem).toMatchObject({ code: 'invalid-description', apiCode: CODES.invalidFilter });
-    expect(asApiMessage(problem)).toEqual(serviceAnswer('filter', value));
+    expect(asApiMessage(problem)).toEqual(await serviceAnswer('filter', value));
   });
 
-  it('calls a misspelt member unknown-member, as for rules of either kind', () => {
+  it('calls a misspelt member unknown-member, as for rules of either kind', async () => {
     const value = { expression: 'ssl', descripton: 'd' };
     const problem = check('filter', value);
     expect(problem).toMatchObject({
@@ -147,7 +147,7 @@ describe('checkRuleObject: filters', () => {
       apiCode: CODES.invalidFilter,
       pointer: '/0/descripton',
     });
-    expect(asApiMessage(problem)).toEqual(serviceAnswer('filter', value));
+    expect(asApiMessage(problem)).toEqual(await serviceAnswer('filter', value));
   });
 });
 
@@ -197,11 +197,11 @@ describe('checkRuleObject: ruleset rules', () => {
       CODES.invalidRulesetValue,
       '/0/action_parameters',
     ],
-  ])('reports %s as the API does', (_, fields, code, apiCode, pointer) => {
+  ])('reports %s as the API does', async (_, fields, code, apiCode, pointer) => {
     const value = { expression: 'ssl', ...fields };
     const problem = check('ruleset-rule', value, { ...context, plan: 'business' });
     expect(problem).toMatchObject({ code, apiCode, pointer });
-    expect(asApiMessage(problem)).toEqual(serviceAnswer('ruleset-rule', value, 'business'));
+    expect(asApiMessage(problem)).toEqual(await serviceAnswer('ruleset-rule', value, 'business'));
   });
 
   it('leaves the expression to the caller, and rules of phases the API does not serve unchecked', () => {

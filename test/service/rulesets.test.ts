@@ -29,28 +29,30 @@ const OWASP_SCORING_RULE = owaspCoreRuleset.rules[0]?.id as string;
 const ID = /^[0-9a-f]{32}$/;
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
-function service(plan: Plan = 'enterprise', hook?: WafMigrationHook) {
-  const base = setup(plan);
+async function service(plan: Plan = 'enterprise', hook?: WafMigrationHook) {
+  const base = await setup(plan);
   const rulesets = new RulesetService(base.store, () => hook);
   return { ...base, rulesets };
 }
 
 /** Everything stored for the zone's rulesets, versions included. */
 const stored = (store: Store, zone: ZoneRecord) =>
-  store.transaction((tx) =>
-    tx.rulesets.list(zone.id).map((header) => ({
-      header,
-      versions: tx.rulesets
-        .versions(zone.id, header.id)
-        .map((v) => tx.rulesets.getVersion(zone.id, header.id, v.version)),
-    })),
-  );
+  store.transaction(async (tx) => {
+    const rulesets = [];
+    for (const header of await tx.rulesets.list(zone.id)) {
+      const versions = [];
+      for (const v of await tx.rulesets.versions(zone.id, header.id))
+        versions.push(await tx.rulesets.getVersion(zone.id, header.id, v.version));
+      rulesets.push({ header, versions });
+    }
+    return rulesets;
+  });
 
 /** The error of `run`, which must also leave the zone's rulesets as they were. */
-function refused(store: Store, zone: ZoneRecord, run: () => unknown) {
-  const before = stored(store, zone);
-  const error = failure(run);
-  expect(stored(store, zone)).toEqual(before);
+async function refused(store: Store, zone: ZoneRecord, run: () => unknown) {
+  const before = await stored(store, zone);
+  const error = await failure(run);
+  expect(await stored(store, zone)).toEqual(before);
   return error;
 }
 
@@ -79,15 +81,15 @@ function expectError(
 }
 
 describe('creating rulesets', () => {
-  it('stores a custom ruleset at version 1 with generated rule ids, refs and times', () => {
-    const { rulesets, zone } = service();
-    const created = rulesets.create(zone, {
+  it('stores a custom ruleset at version 1 with generated rule ids, refs and times', async () => {
+    const { rulesets, zone } = await service();
+    const created = (await rulesets.create(zone, {
       name: 'mine',
       kind: 'custom',
       phase: CUSTOM,
       description: 'd',
       rules: [block(), block('http.host eq "a"', { ref: 'R1', enabled: false, description: 'x' })],
-    }) as RulesetJson;
+    })) as RulesetJson;
     expect(created).toMatchObject({
       name: 'mine',
       kind: 'custom',
@@ -102,19 +104,19 @@ describe('creating rulesets', () => {
     expect(first?.id).toMatch(ID);
     expect(first?.last_updated).toMatch(TIME);
     expect(second).toMatchObject({ ref: 'R1', enabled: false, description: 'x' });
-    expect(rulesets.get(zone, created.id)).toEqual(created);
+    expect(await rulesets.get(zone, created.id)).toEqual(created);
   });
 
-  it('creates an entry point with kind zone, once per phase', () => {
-    const { rulesets, store, zone } = service();
-    const entry = rulesets.create(zone, {
+  it('creates an entry point with kind zone, once per phase', async () => {
+    const { rulesets, store, zone } = await service();
+    const entry = (await rulesets.create(zone, {
       name: 'ep',
       kind: 'zone',
       phase: RATELIMIT,
       rules: [],
-    }) as RulesetJson;
-    expect(rulesets.getEntryPoint(zone, RATELIMIT)).toEqual(entry);
-    const error = refused(store, zone, () =>
+    })) as RulesetJson;
+    expect(await rulesets.getEntryPoint(zone, RATELIMIT)).toEqual(entry);
+    const error = await refused(store, zone, () =>
       rulesets.create(zone, { name: 'again', kind: 'zone', phase: RATELIMIT }),
     );
     expect(error.errors).toEqual([
@@ -172,20 +174,15 @@ describe('creating rulesets', () => {
       '/colour',
       'not a field cfrules knows',
     ],
-  ])('refuses %j', (body, code, pointer, text) => {
-    const { rulesets, store, zone } = service();
-    expectError(
-      refused(store, zone, () => rulesets.create(zone, body)),
-      code,
-      pointer,
-      text,
-    );
+  ])('refuses %j', async (body, code, pointer, text) => {
+    const { rulesets, store, zone } = await service();
+    expectError(await refused(store, zone, () => rulesets.create(zone, body)), code, pointer, text);
   });
 
-  it('refuses a body that is not an object', () => {
-    const { rulesets, store, zone } = service();
+  it('refuses a body that is not an object', async () => {
+    const { rulesets, store, zone } = await service();
     expectError(
-      refused(store, zone, () => rulesets.create(zone, [1])),
+      await refused(store, zone, () => rulesets.create(zone, [1])),
       CODES.invalidRulesetValue,
       undefined,
       'JSON object',
@@ -194,194 +191,206 @@ describe('creating rulesets', () => {
 });
 
 describe('each rule is checked for its phase and the zone plan', () => {
-  const entry = (plan: Plan, phase: string, rules: unknown[]) => {
-    const { rulesets, store, zone } = service(plan);
+  const entry = async (plan: Plan, phase: string, rules: unknown[]) => {
+    const { rulesets, store, zone } = await service(plan);
     return refused(store, zone, () => rulesets.putEntryPoint(zone, phase, { rules }));
   };
 
-  it('actions: the phase must allow them', () => {
+  it('actions: the phase must allow them', async () => {
     expectError(
-      entry('enterprise', CUSTOM, [execute(OWASP_RULESET_ID)]),
+      await entry('enterprise', CUSTOM, [execute(OWASP_RULESET_ID)]),
       20217,
       '/rules/0/action',
       'allows only block, challenge',
     );
     expectError(
-      entry('enterprise', MANAGED, [block()]),
+      await entry('enterprise', MANAGED, [block()]),
       20217,
       '/rules/0/action',
       'allows only execute, skip',
     );
     expectError(
-      entry('enterprise', RATELIMIT, [{ action: 'skip', expression: 'true' }]),
+      await entry('enterprise', RATELIMIT, [{ action: 'skip', expression: 'true' }]),
       20217,
       '/rules/0/action',
     );
     expectError(
-      entry('enterprise', CUSTOM, [{ action: 'allow', expression: 'true' }]),
+      await entry('enterprise', CUSTOM, [{ action: 'allow', expression: 'true' }]),
       20217,
       '/rules/0/action',
       'action "allow" must be one of',
     );
     expectError(
-      entry('enterprise', CUSTOM, [{ expression: 'true' }]),
+      await entry('enterprise', CUSTOM, [{ expression: 'true' }]),
       20217,
       '/rules/0/action',
       'action is required',
     );
   });
 
-  it('the log action needs Enterprise', () => {
+  it('the log action needs Enterprise', async () => {
     expectError(
-      entry('business', CUSTOM, [{ action: 'log', expression: 'true' }]),
+      await entry('business', CUSTOM, [{ action: 'log', expression: 'true' }]),
       CODES.rulesetNotEntitled,
       '/rules/0/action',
       'Enterprise',
     );
-    const { rulesets, zone } = service('enterprise');
+    const { rulesets, zone } = await service('enterprise');
     expect(
-      rulesets.putEntryPoint(zone, CUSTOM, { rules: [{ action: 'log', expression: 'true' }] }),
+      await rulesets.putEntryPoint(zone, CUSTOM, { rules: [{ action: 'log', expression: 'true' }] }),
     ).not.toBeNull();
   });
 
-  it("expressions: Cloudflare's error text at the rule's expression, for the phase and the plan", () => {
-    const error = entry('enterprise', CUSTOM, [block(), block('ip.src eq')]);
+  it("expressions: Cloudflare's error text at the rule's expression, for the phase and the plan", async () => {
+    const error = await entry('enterprise', CUSTOM, [block(), block('ip.src eq')]);
     expectError(error, 20217, '/rules/1/expression');
     expect(error.errors[0]?.message).toBe(
       "'ip.src eq' is not a valid value for expression because the expression is invalid: Filter parsing error (1:10):\nip.src eq\n         ^ expected IP address character\n",
     );
     // `matches` needs Business; response fields are not in the custom phase.
     expectError(
-      entry('pro', CUSTOM, [block('http.host matches "a"')]),
+      await entry('pro', CUSTOM, [block('http.host matches "a"')]),
       20217,
       '/rules/0/expression',
       'Filter parsing error',
     );
     expectError(
-      entry('enterprise', CUSTOM, [block('http.response.code eq 403')]),
+      await entry('enterprise', CUSTOM, [block('http.response.code eq 403')]),
       20217,
       '/rules/0/expression',
     );
     expectError(
-      entry('enterprise', CUSTOM, [{ action: 'block' }]),
+      await entry('enterprise', CUSTOM, [{ action: 'block' }]),
       20217,
       '/rules/0/expression',
       'expression is required',
     );
     expectError(
-      entry('enterprise', CUSTOM, [block('x'.repeat(4097))]),
+      await entry('enterprise', CUSTOM, [block('x'.repeat(4097))]),
       20217,
       '/rules/0/expression',
       'too long',
     );
   });
 
-  it('unknown members of a rule are refused; read-only ones sent back are ignored', () => {
-    expectError(entry('enterprise', CUSTOM, [block(undefined, { enable: false })]), 20217, '/rules/0/enable');
-    const { rulesets, zone } = service();
-    const result = rulesets.putEntryPoint(zone, CUSTOM, {
+  it('unknown members of a rule are refused; read-only ones sent back are ignored', async () => {
+    expectError(
+      await entry('enterprise', CUSTOM, [block(undefined, { enable: false })]),
+      20217,
+      '/rules/0/enable',
+    );
+    const { rulesets, zone } = await service();
+    const result = (await rulesets.putEntryPoint(zone, CUSTOM, {
       rules: [block(undefined, { version: '9', last_updated: 'x', categories: [] })],
-    }) as RulesetJson;
+    })) as RulesetJson;
     expect(result.rules?.[0]?.version).toBe('1');
   });
 
-  it('block parameters: a custom response, whole', () => {
+  it('block parameters: a custom response, whole', async () => {
     const response = { status_code: 403, content: '{"no":1}', content_type: 'application/json' };
-    const { rulesets, zone } = service();
-    const result = rulesets.putEntryPoint(zone, CUSTOM, {
+    const { rulesets, zone } = await service();
+    const result = (await rulesets.putEntryPoint(zone, CUSTOM, {
       rules: [block(undefined, { action_parameters: { response } })],
-    }) as RulesetJson;
+    })) as RulesetJson;
     expect(result.rules?.[0]?.action_parameters).toEqual({ response });
     expectError(
-      entry('enterprise', CUSTOM, [
+      await entry('enterprise', CUSTOM, [
         block(undefined, { action_parameters: { response: { ...response, status_code: 200 } } }),
       ]),
       20217,
       '/rules/0/action_parameters/response/status_code',
     );
     expectError(
-      entry('enterprise', CUSTOM, [
+      await entry('enterprise', CUSTOM, [
         block(undefined, { action_parameters: { response: { ...response, content_type: 'image/png' } } }),
       ]),
       20217,
       '/rules/0/action_parameters/response/content_type',
     );
     expectError(
-      entry('enterprise', CUSTOM, [block(undefined, { action_parameters: { id: 'x' } })]),
+      await entry('enterprise', CUSTOM, [block(undefined, { action_parameters: { id: 'x' } })]),
       20217,
       '/rules/0/action_parameters/id',
     );
   });
 
-  it('challenges and log take no parameters (an empty object is none)', () => {
+  it('challenges and log take no parameters (an empty object is none)', async () => {
     expectError(
-      entry('enterprise', CUSTOM, [
+      await entry('enterprise', CUSTOM, [
         { action: 'managed_challenge', expression: 'true', action_parameters: { response: {} } },
       ]),
       20217,
       '/rules/0/action_parameters/response',
     );
-    const { rulesets, zone } = service();
-    const result = rulesets.putEntryPoint(zone, CUSTOM, {
+    const { rulesets, zone } = await service();
+    const result = (await rulesets.putEntryPoint(zone, CUSTOM, {
       rules: [{ action: 'js_challenge', expression: 'true', action_parameters: {} }],
-    }) as RulesetJson;
+    })) as RulesetJson;
     expect(result.rules?.[0]).not.toHaveProperty('action_parameters');
   });
 
-  it('execute: catalogue rulesets only, from the Pro plan', () => {
+  it('execute: catalogue rulesets only, from the Pro plan', async () => {
     expectError(
-      entry('enterprise', MANAGED, [execute('0'.repeat(32))]),
+      await entry('enterprise', MANAGED, [execute('0'.repeat(32))]),
       20217,
       '/rules/0/action_parameters/id',
       'not a managed ruleset cfrules knows',
     );
     expectError(
-      entry('enterprise', MANAGED, [{ action: 'execute', expression: 'true' }]),
+      await entry('enterprise', MANAGED, [{ action: 'execute', expression: 'true' }]),
       20217,
       '/rules/0/action_parameters',
       'required',
     );
     expectError(
-      entry('free', MANAGED, [execute(CLOUDFLARE_MANAGED_RULESET_ID, {})]),
+      await entry('free', MANAGED, [execute(CLOUDFLARE_MANAGED_RULESET_ID, {})]),
       CODES.rulesetNotEntitled,
       '/rules/0/action_parameters/id',
       'Pro plan',
     );
     expectError(
-      entry('enterprise', MANAGED, [execute(OWASP_RULESET_ID, { version: '2' })]),
+      await entry('enterprise', MANAGED, [execute(OWASP_RULESET_ID, { version: '2' })]),
       20217,
       '/rules/0/action_parameters/version',
     );
   });
 
-  it('execute overrides name rules and categories of the executed ruleset only', () => {
+  it('execute overrides name rules and categories of the executed ruleset only', async () => {
     const overrides = (value: object) => [execute(OWASP_RULESET_ID, { overrides: value })];
     expectError(
-      entry('enterprise', MANAGED, overrides({ rules: [{ id: CMR_RULE, enabled: false }] })),
+      await entry('enterprise', MANAGED, overrides({ rules: [{ id: CMR_RULE, enabled: false }] })),
       20217,
       '/rules/0/action_parameters/overrides/rules/0/id',
       'has no such rule',
     );
     expectError(
-      entry('enterprise', MANAGED, overrides({ categories: [{ category: 'wordpress', enabled: false }] })),
+      await entry(
+        'enterprise',
+        MANAGED,
+        overrides({ categories: [{ category: 'wordpress', enabled: false }] }),
+      ),
       20217,
       '/rules/0/action_parameters/overrides/categories/0/category',
       'no rule in this category',
     );
     expectError(
-      entry('enterprise', MANAGED, overrides({ rules: [{ id: OWASP_SCORING_RULE, score_threshold: 25 }] })),
+      await entry(
+        'enterprise',
+        MANAGED,
+        overrides({ rules: [{ id: OWASP_SCORING_RULE, score_threshold: 25 }] }),
+      ),
       20217,
       '/rules/0/action_parameters/overrides/rules/0/score_threshold',
       'anomaly rule',
     );
     expectError(
-      entry('enterprise', MANAGED, overrides({ rules: [{ id: OWASP_ANOMALY_RULE_ID }] })),
+      await entry('enterprise', MANAGED, overrides({ rules: [{ id: OWASP_ANOMALY_RULE_ID }] })),
       20217,
       '/rules/0/action_parameters/overrides/rules/0/id',
       'must set',
     );
     expectError(
-      entry(
+      await entry(
         'enterprise',
         MANAGED,
         overrides({
@@ -396,23 +405,23 @@ describe('each rule is checked for its phase and the zone plan', () => {
       'twice',
     );
     expectError(
-      entry('enterprise', MANAGED, overrides({ action: 'allow' })),
+      await entry('enterprise', MANAGED, overrides({ action: 'allow' })),
       20217,
       '/rules/0/action_parameters/overrides/action',
     );
     expectError(
-      entry('enterprise', MANAGED, overrides({ rules: [] })),
+      await entry('enterprise', MANAGED, overrides({ rules: [] })),
       20217,
       '/rules/0/action_parameters/overrides/rules',
       'at least one',
     );
     expectError(
-      entry('enterprise', MANAGED, overrides({ sensitivity_level: 'high' })),
+      await entry('enterprise', MANAGED, overrides({ sensitivity_level: 'high' })),
       20217,
       '/rules/0/action_parameters/overrides/sensitivity_level',
     );
 
-    const { rulesets, zone } = service();
+    const { rulesets, zone } = await service();
     const valid = {
       action: 'log',
       enabled: true,
@@ -420,71 +429,76 @@ describe('each rule is checked for its phase and the zone plan', () => {
       categories: [{ category: 'paranoia-level-3', enabled: false }],
       rules: [{ id: OWASP_ANOMALY_RULE_ID, score_threshold: 25, action: 'managed_challenge' }],
     };
-    const result = rulesets.putEntryPoint(zone, MANAGED, { rules: overrides(valid) }) as RulesetJson;
+    const result = (await rulesets.putEntryPoint(zone, MANAGED, { rules: overrides(valid) })) as RulesetJson;
     expect(result.rules?.[0]?.action_parameters).toEqual({ id: OWASP_RULESET_ID, overrides: valid });
   });
 
-  it('skip: something to skip, as the phase allows', () => {
+  it('skip: something to skip, as the phase allows', async () => {
     const skip = (parameters: unknown) => [
       { action: 'skip', expression: 'true', action_parameters: parameters },
     ];
-    expectError(entry('enterprise', CUSTOM, skip({})), 20217, '/rules/0/action_parameters', 'skips nothing');
     expectError(
-      entry('enterprise', CUSTOM, skip({ ruleset: 'other' })),
+      await entry('enterprise', CUSTOM, skip({})),
+      20217,
+      '/rules/0/action_parameters',
+      'skips nothing',
+    );
+    expectError(
+      await entry('enterprise', CUSTOM, skip({ ruleset: 'other' })),
       20217,
       '/rules/0/action_parameters/ruleset',
     );
     expectError(
-      entry('enterprise', CUSTOM, skip({ rulesets: [OWASP_RULESET_ID] })),
+      await entry('enterprise', CUSTOM, skip({ rulesets: [OWASP_RULESET_ID] })),
       20217,
       '/rules/0/action_parameters/rulesets',
     );
     expectError(
-      entry('enterprise', MANAGED, skip({ products: ['waf'] })),
+      await entry('enterprise', MANAGED, skip({ products: ['waf'] })),
       20217,
       '/rules/0/action_parameters/products',
     );
     expectError(
-      entry('enterprise', MANAGED, skip({ rules: { [OWASP_RULESET_ID]: [CMR_RULE] } })),
+      await entry('enterprise', MANAGED, skip({ rules: { [OWASP_RULESET_ID]: [CMR_RULE] } })),
       20217,
       `/rules/0/action_parameters/rules/${OWASP_RULESET_ID}/0`,
       'has no such rule',
     );
     expectError(
-      entry('enterprise', MANAGED, skip({ rules: { ['1'.repeat(32)]: [CMR_RULE] } })),
+      await entry('enterprise', MANAGED, skip({ rules: { ['1'.repeat(32)]: [CMR_RULE] } })),
       20217,
       `/rules/0/action_parameters/rules/${'1'.repeat(32)}`,
     );
     expectError(
-      entry('enterprise', CUSTOM, [block(undefined, { logging: { enabled: false } })]),
+      await entry('enterprise', CUSTOM, [block(undefined, { logging: { enabled: false } })]),
       20217,
       '/rules/0/logging',
       'skip action',
     );
 
-    const { rulesets, zone } = service();
-    const custom = rulesets.putEntryPoint(zone, CUSTOM, {
+    const { rulesets, zone } = await service();
+    const custom = (await rulesets.putEntryPoint(zone, CUSTOM, {
       rules: [
         {
           ...skip({ ruleset: 'current', phases: [MANAGED], products: ['waf'] })[0],
           logging: { enabled: false },
         },
       ],
-    }) as RulesetJson;
+    })) as RulesetJson;
     expect(custom.rules?.[0]).toMatchObject({
       action_parameters: { ruleset: 'current', phases: [MANAGED], products: ['waf'] },
       logging: { enabled: false },
     });
-    const managed = rulesets.putEntryPoint(zone, MANAGED, {
+    const managed = (await rulesets.putEntryPoint(zone, MANAGED, {
       rules: skip({ rulesets: [OWASP_RULESET_ID], rules: { [CLOUDFLARE_MANAGED_RULESET_ID]: [CMR_RULE] } }),
-    }) as RulesetJson;
+    })) as RulesetJson;
     expect(managed.rules?.[0]?.action_parameters).toEqual({
       rulesets: [OWASP_RULESET_ID],
       rules: { [CLOUDFLARE_MANAGED_RULESET_ID]: [CMR_RULE] },
     });
   });
 
-  it('rate limiting rules: a ratelimit object in their phase only', () => {
+  it('rate limiting rules: a ratelimit object in their phase only', async () => {
     const limit = {
       characteristics: ['ip.src', 'cf.colo.id'],
       period: 60,
@@ -492,21 +506,21 @@ describe('each rule is checked for its phase and the zone plan', () => {
       mitigation_timeout: 600,
     };
     const rule = (ratelimit: unknown) => [block(undefined, { ratelimit })];
-    expectError(entry('enterprise', RATELIMIT, [block()]), 20217, '/rules/0/ratelimit', 'required');
+    expectError(await entry('enterprise', RATELIMIT, [block()]), 20217, '/rules/0/ratelimit', 'required');
     expectError(
-      entry('enterprise', CUSTOM, rule(limit)),
+      await entry('enterprise', CUSTOM, rule(limit)),
       20217,
       '/rules/0/ratelimit',
       'http_ratelimit phase',
     );
     expectError(
-      entry('enterprise', RATELIMIT, rule({ ...limit, characteristics: ['ip.src'] })),
+      await entry('enterprise', RATELIMIT, rule({ ...limit, characteristics: ['ip.src'] })),
       20217,
       '/rules/0/ratelimit/characteristics',
       'cf.colo.id',
     );
     expectError(
-      entry(
+      await entry(
         'pro',
         RATELIMIT,
         rule({ ...limit, characteristics: ['cf.colo.id', 'http.request.headers["x-key"]'] }),
@@ -516,44 +530,49 @@ describe('each rule is checked for its phase and the zone plan', () => {
       'Pro plan',
     );
     expectError(
-      entry('enterprise', RATELIMIT, rule({ ...limit, period: 30 })),
+      await entry('enterprise', RATELIMIT, rule({ ...limit, period: 30 })),
       20217,
       '/rules/0/ratelimit/period',
     );
     expectError(
-      entry('enterprise', RATELIMIT, rule({ ...limit, requests_per_period: undefined })),
+      await entry('enterprise', RATELIMIT, rule({ ...limit, requests_per_period: undefined })),
       20217,
       '/rules/0/ratelimit/requests_per_period',
     );
     expectError(
-      entry('enterprise', RATELIMIT, rule({ ...limit, counting_expression: 'http.response.code eq' })),
+      await entry('enterprise', RATELIMIT, rule({ ...limit, counting_expression: 'http.response.code eq' })),
       20217,
       '/rules/0/ratelimit/counting_expression',
       'Filter parsing error',
     );
 
-    const { rulesets, zone } = service('enterprise');
+    const { rulesets, zone } = await service('enterprise');
     const full = {
       ...limit,
       characteristics: ['cf.colo.id', 'http.request.headers["x-key"]'],
       counting_expression: 'http.response.code eq 401',
       requests_to_origin: true,
     };
-    const result = rulesets.putEntryPoint(zone, RATELIMIT, { rules: rule(full) }) as RulesetJson;
+    const result = (await rulesets.putEntryPoint(zone, RATELIMIT, { rules: rule(full) })) as RulesetJson;
     expect(result.rules?.[0]?.ratelimit).toEqual(full);
   });
 
-  it('rule quotas by phase and plan', () => {
+  it('rule quotas by phase and plan', async () => {
     const limit = { characteristics: ['ip.src', 'cf.colo.id'], period: 10, requests_per_period: 5 };
     const rules = [block(undefined, { ratelimit: limit }), block('true', { ratelimit: limit })];
-    expectError(entry('free', RATELIMIT, rules), CODES.rulesetRuleQuotaExceeded, '/rules', 'allows 1 rules');
-    const { rulesets, zone } = service('free');
-    expect(rulesets.putEntryPoint(zone, RATELIMIT, { rules: rules.slice(0, 1) })).not.toBeNull();
+    expectError(
+      await entry('free', RATELIMIT, rules),
+      CODES.rulesetRuleQuotaExceeded,
+      '/rules',
+      'allows 1 rules',
+    );
+    const { rulesets, zone } = await service('free');
+    expect(await rulesets.putEntryPoint(zone, RATELIMIT, { rules: rules.slice(0, 1) })).not.toBeNull();
   });
 
-  it('refs are unique in a ruleset', () => {
+  it('refs are unique in a ruleset', async () => {
     expectError(
-      entry('enterprise', CUSTOM, [block('true', { ref: 'a' }), block(undefined, { ref: 'a' })]),
+      await entry('enterprise', CUSTOM, [block('true', { ref: 'a' }), block(undefined, { ref: 'a' })]),
       20217,
       '/rules/1/ref',
       'another rule',
@@ -562,16 +581,17 @@ describe('each rule is checked for its phase and the zone plan', () => {
 });
 
 describe('positions, edits and deletes of rules', () => {
-  function withRules(count: number) {
-    const base = service();
-    const ruleset = base.rulesets.create(base.zone, {
+  async function withRules(count: number) {
+    const base = await service();
+    const ruleset = (await base.rulesets.create(base.zone, {
       name: 'r',
       kind: 'custom',
       phase: CUSTOM,
       rules: Array.from({ length: count }, (_, i) => block(`http.host eq "h${i}"`)),
-    }) as RulesetJson;
+    })) as RulesetJson;
     const ids = (ruleset.rules ?? []).map((rule) => rule.id);
-    const order = () => (base.rulesets.get(base.zone, ruleset.id).rules ?? []).map((rule) => rule.id);
+    const order = async () =>
+      ((await base.rulesets.get(base.zone, ruleset.id)).rules ?? []).map((rule) => rule.id);
     return { ...base, ruleset, ids, order };
   }
 
@@ -584,8 +604,8 @@ describe('positions, edits and deletes of rules', () => {
     [{ index: 1 }, ['new', 0, 1, 2]],
     [{ index: 3 }, [0, 1, 'new', 2]],
     [{ index: 4 }, [0, 1, 2, 'new']],
-  ])('adds a rule at %j', (position, expected) => {
-    const { rulesets, zone, ruleset, ids, order } = withRules(3);
+  ])('adds a rule at %j', async (position, expected) => {
+    const { rulesets, zone, ruleset, ids, order } = await withRules(3);
     const resolved =
       position === undefined
         ? undefined
@@ -595,10 +615,13 @@ describe('positions, edits and deletes of rules', () => {
               typeof v === 'number' && k !== 'index' ? ids[v] : v,
             ]),
           );
-    const after = rulesets.addRule(zone, ruleset.id, { ...block('true'), position: resolved }) as RulesetJson;
+    const after = (await rulesets.addRule(zone, ruleset.id, {
+      ...block('true'),
+      position: resolved,
+    })) as RulesetJson;
     expect(after.version).toBe('2');
     const added = after.rules?.find((rule) => !ids.includes(rule.id))?.id;
-    expect(order()).toEqual(expected.map((item) => (item === 'new' ? added : ids[item as number])));
+    expect(await order()).toEqual(expected.map((item) => (item === 'new' ? added : ids[item as number])));
   });
 
   it.each([
@@ -608,20 +631,20 @@ describe('positions, edits and deletes of rules', () => {
     [{ before: '', after: '' }, '/position', 'exactly one'],
     [{}, '/position', 'exactly one'],
     [{ at: 1 }, '/position/at', 'not a field'],
-  ])('refuses position %j', (position, pointer, text) => {
-    const { rulesets, store, zone, ruleset } = withRules(3);
+  ])('refuses position %j', async (position, pointer, text) => {
+    const { rulesets, store, zone, ruleset } = await withRules(3);
     expectError(
-      refused(store, zone, () => rulesets.addRule(zone, ruleset.id, { ...block('true'), position })),
+      await refused(store, zone, () => rulesets.addRule(zone, ruleset.id, { ...block('true'), position })),
       20217,
       pointer,
       text,
     );
   });
 
-  it('a new rule never takes an id from the body', () => {
-    const { rulesets, store, zone, ruleset } = withRules(1);
+  it('a new rule never takes an id from the body', async () => {
+    const { rulesets, store, zone, ruleset } = await withRules(1);
     expectError(
-      refused(store, zone, () =>
+      await refused(store, zone, () =>
         rulesets.addRule(zone, ruleset.id, { ...block('true'), id: 'a'.repeat(32) }),
       ),
       20217,
@@ -629,25 +652,27 @@ describe('positions, edits and deletes of rules', () => {
     );
   });
 
-  it('editing: a changed rule moves to its next version; a move alone keeps it', () => {
-    const { rulesets, zone, ruleset, ids, order } = withRules(3);
-    const moved = rulesets.editRule(zone, ruleset.id, ids[2] as string, {
+  it('editing: a changed rule moves to its next version; a move alone keeps it', async () => {
+    const { rulesets, zone, ruleset, ids, order } = await withRules(3);
+    const moved = (await rulesets.editRule(zone, ruleset.id, ids[2] as string, {
       position: { index: 1 },
-    }) as RulesetJson;
+    })) as RulesetJson;
     expect(moved.version).toBe('2');
-    expect(order()).toEqual([ids[2], ids[0], ids[1]]);
+    expect(await order()).toEqual([ids[2], ids[0], ids[1]]);
     expect(moved.rules?.[0]).toEqual(ruleset.rules?.[2]);
 
-    const edited = rulesets.editRule(zone, ruleset.id, ids[0] as string, { enabled: false }) as RulesetJson;
+    const edited = (await rulesets.editRule(zone, ruleset.id, ids[0] as string, {
+      enabled: false,
+    })) as RulesetJson;
     expect(edited.version).toBe('3');
     const rule = edited.rules?.find((r) => r.id === ids[0]);
     expect(rule).toMatchObject({ version: '2', enabled: false, expression: 'http.host eq "h0"' });
     expect(rule?.last_updated).not.toBe(ruleset.rules?.[0]?.last_updated);
   });
 
-  it('editing the action drops the parameters of the old one', () => {
-    const { rulesets, zone } = service();
-    const entry = rulesets.putEntryPoint(zone, CUSTOM, {
+  it('editing the action drops the parameters of the old one', async () => {
+    const { rulesets, zone } = await service();
+    const entry = (await rulesets.putEntryPoint(zone, CUSTOM, {
       rules: [
         {
           action: 'skip',
@@ -656,75 +681,77 @@ describe('positions, edits and deletes of rules', () => {
           logging: { enabled: true },
         },
       ],
-    }) as RulesetJson;
+    })) as RulesetJson;
     const id = entry.rules?.[0]?.id as string;
-    const after = rulesets.editRule(zone, entry.id, id, { action: 'block' }) as RulesetJson;
+    const after = (await rulesets.editRule(zone, entry.id, id, { action: 'block' })) as RulesetJson;
     expect(after.rules?.[0]).toMatchObject({ action: 'block', version: '2' });
     expect(after.rules?.[0]).not.toHaveProperty('action_parameters');
     expect(after.rules?.[0]).not.toHaveProperty('logging');
   });
 
-  it('refuses edits that are invalid or name another rule', () => {
-    const { rulesets, store, zone, ruleset, ids } = withRules(2);
+  it('refuses edits that are invalid or name another rule', async () => {
+    const { rulesets, store, zone, ruleset, ids } = await withRules(2);
     const id = ids[0] as string;
     expectError(
-      refused(store, zone, () => rulesets.editRule(zone, ruleset.id, id, { expression: 'ip.src eq' })),
+      await refused(store, zone, () => rulesets.editRule(zone, ruleset.id, id, { expression: 'ip.src eq' })),
       20217,
       '/expression',
     );
     expectError(
-      refused(store, zone, () => rulesets.editRule(zone, ruleset.id, id, { id: ids[1] })),
+      await refused(store, zone, () => rulesets.editRule(zone, ruleset.id, id, { id: ids[1] })),
       20217,
       '/id',
     );
     expectError(
-      refused(store, zone, () => rulesets.editRule(zone, ruleset.id, id, { position: { after: id } })),
+      await refused(store, zone, () => rulesets.editRule(zone, ruleset.id, id, { position: { after: id } })),
       20217,
       '/position/after',
     );
-    const missing = refused(store, zone, () => rulesets.editRule(zone, ruleset.id, 'f'.repeat(32), {}));
+    const missing = await refused(store, zone, () => rulesets.editRule(zone, ruleset.id, 'f'.repeat(32), {}));
     expect(missing.kind).toBe('not-found');
     expectError(missing, CODES.rulesetRuleNotFound);
   });
 
-  it('deleting a rule makes the next version', () => {
-    const { rulesets, zone, ruleset, ids, order } = withRules(2);
-    const after = rulesets.deleteRule(zone, ruleset.id, ids[0] as string) as RulesetJson;
+  it('deleting a rule makes the next version', async () => {
+    const { rulesets, zone, ruleset, ids, order } = await withRules(2);
+    const after = (await rulesets.deleteRule(zone, ruleset.id, ids[0] as string)) as RulesetJson;
     expect(after.version).toBe('2');
-    expect(order()).toEqual([ids[1]]);
+    expect(await order()).toEqual([ids[1]]);
     expectError(
-      failure(() => rulesets.deleteRule(zone, ruleset.id, ids[0] as string)),
+      await failure(() => rulesets.deleteRule(zone, ruleset.id, ids[0] as string)),
       CODES.rulesetRuleNotFound,
     );
   });
 });
 
 describe('replacing a ruleset (PUT)', () => {
-  it('keeps ids, versions and refs of rules sent back unchanged; changes the others', () => {
-    const { rulesets, zone } = service();
-    const first = rulesets.putEntryPoint(zone, CUSTOM, {
+  it('keeps ids, versions and refs of rules sent back unchanged; changes the others', async () => {
+    const { rulesets, zone } = await service();
+    const first = (await rulesets.putEntryPoint(zone, CUSTOM, {
       rules: [block(), block('true', { ref: 'keep' })],
-    }) as RulesetJson;
+    })) as RulesetJson;
     const [a, b] = first.rules ?? [];
-    const second = rulesets.putEntryPoint(zone, CUSTOM, {
+    const second = (await rulesets.putEntryPoint(zone, CUSTOM, {
       name: 'default',
       description: 'now described',
       rules: [{ ...b, ref: undefined }, { ...a, description: 'changed' }, block('http.host eq "new"')],
-    }) as RulesetJson;
+    })) as RulesetJson;
     expect(second).toMatchObject({ version: '2', description: 'now described', id: first.id });
     expect(second.rules?.[0]).toEqual(b);
     expect(second.rules?.[1]).toMatchObject({ id: a?.id, version: '2', description: 'changed', ref: a?.ref });
     expect(second.rules?.[2]?.version).toBe('1');
     // Without `rules`, the rules stay.
-    expect((rulesets.update(zone, first.id, { description: '' }) as RulesetJson).rules).toEqual(second.rules);
+    expect(((await rulesets.update(zone, first.id, { description: '' })) as RulesetJson).rules).toEqual(
+      second.rules,
+    );
   });
 
-  it('refuses unknown or repeated rule ids, and changes of name, kind or phase', () => {
-    const { rulesets, store, zone } = service();
-    const entry = rulesets.putEntryPoint(zone, CUSTOM, { rules: [block()] }) as RulesetJson;
+  it('refuses unknown or repeated rule ids, and changes of name, kind or phase', async () => {
+    const { rulesets, store, zone } = await service();
+    const entry = (await rulesets.putEntryPoint(zone, CUSTOM, { rules: [block()] })) as RulesetJson;
     const id = entry.rules?.[0]?.id;
     expectError(
-      refused(store, zone, () =>
+      await refused(store, zone, () =>
         rulesets.update(zone, entry.id, { rules: [{ ...block(), id: 'e'.repeat(32) }] }),
       ),
       20217,
@@ -732,7 +759,7 @@ describe('replacing a ruleset (PUT)', () => {
       'not the id of a rule',
     );
     expectError(
-      refused(store, zone, () =>
+      await refused(store, zone, () =>
         rulesets.update(zone, entry.id, {
           rules: [
             { ...block(), id },
@@ -745,26 +772,26 @@ describe('replacing a ruleset (PUT)', () => {
       'twice',
     );
     expectError(
-      refused(store, zone, () => rulesets.update(zone, entry.id, { name: 'other' })),
+      await refused(store, zone, () => rulesets.update(zone, entry.id, { name: 'other' })),
       20217,
       '/name',
       'cannot change',
     );
     expectError(
-      refused(store, zone, () => rulesets.update(zone, entry.id, { kind: 'custom' })),
+      await refused(store, zone, () => rulesets.update(zone, entry.id, { kind: 'custom' })),
       20217,
       '/kind',
     );
     expectError(
-      refused(store, zone, () => rulesets.putEntryPoint(zone, CUSTOM, { phase: MANAGED })),
+      await refused(store, zone, () => rulesets.putEntryPoint(zone, CUSTOM, { phase: MANAGED })),
       20217,
       '/phase',
     );
   });
 
-  it('accepts the empty id, version and ref of a rule template (the WAF migration config)', () => {
-    const { rulesets, zone } = service();
-    const result = rulesets.putEntryPoint(zone, MANAGED, {
+  it('accepts the empty id, version and ref of a rule template (the WAF migration config)', async () => {
+    const { rulesets, zone } = await service();
+    const result = (await rulesets.putEntryPoint(zone, MANAGED, {
       name: 'default',
       rules: [
         {
@@ -776,92 +803,76 @@ describe('replacing a ruleset (PUT)', () => {
           enabled: true,
         },
       ],
-    }) as RulesetJson;
+    })) as RulesetJson;
     expect(result.rules?.[0]?.id).toMatch(ID);
     expect(result.rules?.[0]?.ref).toBe(result.rules?.[0]?.id);
   });
 });
 
 describe('versions', () => {
-  it('lists, reads and deletes earlier versions; the latest stays', () => {
-    const { rulesets, store, zone } = service();
-    const v1 = rulesets.putEntryPoint(zone, CUSTOM, { rules: [block()] }) as RulesetJson;
-    const v2 = rulesets.putEntryPoint(zone, CUSTOM, { rules: [] }) as RulesetJson;
-    const v3 = rulesets.addRule(zone, v1.id, block('true')) as RulesetJson;
-    expect(rulesets.versions(zone, v1.id).map((v) => v.version)).toEqual(['1', '2', '3']);
-    expect(rulesets.versions(zone, v1.id)[0]).not.toHaveProperty('rules');
-    expect(rulesets.version(zone, v1.id, '1')).toEqual(v1);
-    expect(rulesets.entryPointVersion(zone, CUSTOM, '2')).toEqual(v2);
-    expect(rulesets.entryPointVersions(zone, CUSTOM)).toHaveLength(3);
+  it('lists, reads and deletes earlier versions; the latest stays', async () => {
+    const { rulesets, store, zone } = await service();
+    const v1 = (await rulesets.putEntryPoint(zone, CUSTOM, { rules: [block()] })) as RulesetJson;
+    const v2 = (await rulesets.putEntryPoint(zone, CUSTOM, { rules: [] })) as RulesetJson;
+    const v3 = (await rulesets.addRule(zone, v1.id, block('true'))) as RulesetJson;
+    expect((await rulesets.versions(zone, v1.id)).map((v) => v.version)).toEqual(['1', '2', '3']);
+    expect((await rulesets.versions(zone, v1.id))[0]).not.toHaveProperty('rules');
+    expect(await rulesets.version(zone, v1.id, '1')).toEqual(v1);
+    expect(await rulesets.entryPointVersion(zone, CUSTOM, '2')).toEqual(v2);
+    expect(await rulesets.entryPointVersions(zone, CUSTOM)).toHaveLength(3);
 
-    rulesets.deleteVersion(zone, v1.id, '2');
-    expect(rulesets.versions(zone, v1.id).map((v) => v.version)).toEqual(['1', '3']);
+    await rulesets.deleteVersion(zone, v1.id, '2');
+    expect((await rulesets.versions(zone, v1.id)).map((v) => v.version)).toEqual(['1', '3']);
+    expectError(await failure(() => rulesets.version(zone, v1.id, '2')), CODES.rulesetVersionNotFound);
     expectError(
-      failure(() => rulesets.version(zone, v1.id, '2')),
-      CODES.rulesetVersionNotFound,
-    );
-    expectError(
-      refused(store, zone, () => rulesets.deleteVersion(zone, v1.id, '3')),
+      await refused(store, zone, () => rulesets.deleteVersion(zone, v1.id, '3')),
       CODES.latestVersionNotDeletable,
     );
     expectError(
-      refused(store, zone, () => rulesets.deleteVersion(zone, v1.id, 'x')),
+      await refused(store, zone, () => rulesets.deleteVersion(zone, v1.id, 'x')),
       CODES.rulesetVersionNotFound,
     );
-    expect(rulesets.get(zone, v1.id)).toEqual(v3);
+    expect(await rulesets.get(zone, v1.id)).toEqual(v3);
     // The next version after a deleted one still counts up.
-    expect((rulesets.deleteRule(zone, v1.id, v3.rules?.[0]?.id as string) as RulesetJson).version).toBe('4');
+    expect(
+      ((await rulesets.deleteRule(zone, v1.id, v3.rules?.[0]?.id as string)) as RulesetJson).version,
+    ).toBe('4');
   });
 
-  it('deleting a ruleset deletes every version, and its phase has no entry point again', () => {
-    const { rulesets, zone } = service();
-    const entry = rulesets.putEntryPoint(zone, CUSTOM, { rules: [] }) as RulesetJson;
-    rulesets.delete(zone, entry.id);
-    expectError(
-      failure(() => rulesets.get(zone, entry.id)),
-      CODES.rulesetNotFound,
-    );
-    expectError(
-      failure(() => rulesets.getEntryPoint(zone, CUSTOM)),
-      CODES.entryPointNotFound,
-    );
-    expectError(
-      failure(() => rulesets.entryPointVersions(zone, CUSTOM)),
-      CODES.entryPointNotFound,
-    );
-    expectError(
-      failure(() => rulesets.versions(zone, entry.id)),
-      CODES.rulesetNotFound,
-    );
-    expectError(
-      failure(() => rulesets.delete(zone, entry.id)),
-      CODES.rulesetNotFound,
-    );
+  it('deleting a ruleset deletes every version, and its phase has no entry point again', async () => {
+    const { rulesets, zone } = await service();
+    const entry = (await rulesets.putEntryPoint(zone, CUSTOM, { rules: [] })) as RulesetJson;
+    await rulesets.delete(zone, entry.id);
+    expectError(await failure(() => rulesets.get(zone, entry.id)), CODES.rulesetNotFound);
+    expectError(await failure(() => rulesets.getEntryPoint(zone, CUSTOM)), CODES.entryPointNotFound);
+    expectError(await failure(() => rulesets.entryPointVersions(zone, CUSTOM)), CODES.entryPointNotFound);
+    expectError(await failure(() => rulesets.versions(zone, entry.id)), CODES.rulesetNotFound);
+    expectError(await failure(() => rulesets.delete(zone, entry.id)), CODES.rulesetNotFound);
   });
 });
 
 describe('managed rulesets', () => {
-  it('are listed first, kind managed, without rules; read whole by id', () => {
-    const { rulesets, zone } = service();
-    const { result } = rulesets.list(zone, {});
+  it('are listed first, kind managed, without rules; read whole by id', async () => {
+    const { rulesets, zone } = await service();
+    const { result } = await rulesets.list(zone, {});
     expect(result.map((r) => [r.id, r.kind])).toEqual([
       [CLOUDFLARE_MANAGED_RULESET_ID, 'managed'],
       [OWASP_RULESET_ID, 'managed'],
     ]);
     expect(result[0]).not.toHaveProperty('rules');
-    const owasp = rulesets.get(zone, OWASP_RULESET_ID);
+    const owasp = await rulesets.get(zone, OWASP_RULESET_ID);
     expect(owasp.rules).toHaveLength(owaspCoreRuleset.rules.length);
     expect(owasp.rules?.find((r) => r.id === OWASP_ANOMALY_RULE_ID)).toMatchObject({
       score_threshold: 40,
       action: 'block',
     });
     expect(owasp.rules?.[0]?.categories).toContain('paranoia-level-1');
-    expect(rulesets.versions(zone, OWASP_RULESET_ID).map((v) => v.version)).toEqual(['1']);
-    expect(rulesets.version(zone, OWASP_RULESET_ID, '1')).toEqual(owasp);
+    expect((await rulesets.versions(zone, OWASP_RULESET_ID)).map((v) => v.version)).toEqual(['1']);
+    expect(await rulesets.version(zone, OWASP_RULESET_ID, '1')).toEqual(owasp);
   });
 
-  it('are read-only', () => {
-    const { rulesets, store, zone } = service();
+  it('are read-only', async () => {
+    const { rulesets, store, zone } = await service();
     for (const write of [
       () => rulesets.update(zone, OWASP_RULESET_ID, { description: 'x' }),
       () => rulesets.delete(zone, OWASP_RULESET_ID),
@@ -870,7 +881,7 @@ describe('managed rulesets', () => {
       () => rulesets.deleteRule(zone, CLOUDFLARE_MANAGED_RULESET_ID, CMR_RULE),
       () => rulesets.deleteVersion(zone, OWASP_RULESET_ID, '1'),
     ]) {
-      const error = refused(store, zone, write);
+      const error = await refused(store, zone, write);
       expect(error.kind).toBe('forbidden');
       expectError(error, CODES.managedRulesetReadOnly, undefined, 'managed ruleset');
     }
@@ -881,17 +892,17 @@ describe('the managed phase before the WAF migration', () => {
   const enabledRules = { rules: [execute(CLOUDFLARE_MANAGED_RULESET_ID)] };
   const disabledRules = { rules: [{ ...execute(CLOUDFLARE_MANAGED_RULESET_ID), enabled: false }] };
 
-  it.each(['pro', 'business'] as const)('%s zones store disabled rules only', (plan) => {
-    const { rulesets, store, zone } = service(plan);
+  it.each(['pro', 'business'] as const)('%s zones store disabled rules only', async (plan) => {
+    const { rulesets, store, zone } = await service(plan);
     expectError(
-      refused(store, zone, () => rulesets.putEntryPoint(zone, MANAGED, enabledRules)),
+      await refused(store, zone, () => rulesets.putEntryPoint(zone, MANAGED, enabledRules)),
       CODES.managedRulesNeedMigration,
       '/rules/0/enabled',
       'waf_migration=pending',
     );
-    const entry = rulesets.putEntryPoint(zone, MANAGED, disabledRules) as RulesetJson;
+    const entry = (await rulesets.putEntryPoint(zone, MANAGED, disabledRules)) as RulesetJson;
     expectError(
-      refused(store, zone, () =>
+      await refused(store, zone, () =>
         rulesets.editRule(zone, entry.id, entry.rules?.[0]?.id as string, { enabled: true }),
       ),
       CODES.managedRulesNeedMigration,
@@ -899,69 +910,73 @@ describe('the managed phase before the WAF migration', () => {
     );
   });
 
-  it('Enterprise zones deploy enabled rules without migrating', () => {
-    const { rulesets, zone } = service('enterprise');
-    expect((rulesets.putEntryPoint(zone, MANAGED, enabledRules) as RulesetJson).rules?.[0]?.enabled).toBe(
-      true,
-    );
+  it('Enterprise zones deploy enabled rules without migrating', async () => {
+    const { rulesets, zone } = await service('enterprise');
+    expect(
+      ((await rulesets.putEntryPoint(zone, MANAGED, enabledRules)) as RulesetJson).rules?.[0]?.enabled,
+    ).toBe(true);
   });
 
-  it('without a migration hook, waf_migration is refused and nothing is stored', () => {
-    const { rulesets, store, zone } = service('pro');
+  it('without a migration hook, waf_migration is refused and nothing is stored', async () => {
+    const { rulesets, store, zone } = await service('pro');
     const wafMigration = readWafMigration({ waf_migration: 'pending', phase_two: '1' });
     expectError(
-      refused(store, zone, () => rulesets.putEntryPoint(zone, MANAGED, disabledRules, { wafMigration })),
+      await refused(store, zone, () =>
+        rulesets.putEntryPoint(zone, MANAGED, disabledRules, { wafMigration }),
+      ),
       CODES.wafMigrationUnavailable,
       undefined,
       'not available',
     );
   });
 
-  it('with a hook, the write goes through it, in its transaction, and may hold enabled rules', () => {
+  it('with a hook, the write goes through it, in its transaction, and may hold enabled rules', async () => {
     const calls: unknown[] = [];
     const hook: WafMigrationHook = {
-      onEntryPointUpdate(zone, mode, write, tx) {
+      async onEntryPointUpdate(zone, mode, write, tx) {
         calls.push([zone.id, mode]);
-        expect(tx.rulesets.entryPoint(zone.id, MANAGED)).toBeUndefined();
+        expect(await tx.rulesets.entryPoint(zone.id, MANAGED)).toBeUndefined();
         return write();
       },
     };
-    const { rulesets, zone } = service('business', hook);
+    const { rulesets, zone } = await service('business', hook);
     const wafMigration = readWafMigration({ waf_migration: '2', phase_two: '1' });
-    const result = rulesets.putEntryPoint(zone, MANAGED, enabledRules, { wafMigration }) as RulesetJson;
+    const result = (await rulesets.putEntryPoint(zone, MANAGED, enabledRules, {
+      wafMigration,
+    })) as RulesetJson;
     expect(result.rules?.[0]?.enabled).toBe(true);
     expect(calls).toEqual([[zone.id, { mode: 'validation', phaseTwo: true }]]);
-    expect(rulesets.getEntryPoint(zone, MANAGED)).toEqual(result);
+    expect(await rulesets.getEntryPoint(zone, MANAGED)).toEqual(result);
   });
 
-  it('a hook that refuses, after writing, leaves nothing stored', () => {
+  it('a hook that refuses, after writing, leaves nothing stored', async () => {
     const hook: WafMigrationHook = {
-      onEntryPointUpdate(_zone, _mode, write) {
-        write();
+      async onEntryPointUpdate(_zone, _mode, write) {
+        await write();
         throw new Error('not eligible');
       },
     };
-    const { rulesets, store, zone } = service('pro', hook);
+    const { rulesets, store, zone } = await service('pro', hook);
     const wafMigration = readWafMigration({ waf_migration: 'pending' });
-    expect(() => rulesets.putEntryPoint(zone, MANAGED, enabledRules, { wafMigration })).toThrow(
+    await expect(rulesets.putEntryPoint(zone, MANAGED, enabledRules, { wafMigration })).rejects.toThrow(
       'not eligible',
     );
-    expect(stored(store, zone)).toEqual([]);
+    expect(await stored(store, zone)).toEqual([]);
   });
 
-  it('once the hook says the zone migrated, enabled rules need no parameter', () => {
-    const isMigrated = vi.fn(() => true);
-    const { rulesets, zone } = service('pro', {
-      onEntryPointUpdate: () => {
+  it('once the hook says the zone migrated, enabled rules need no parameter', async () => {
+    const isMigrated = vi.fn(async () => true);
+    const { rulesets, zone } = await service('pro', {
+      onEntryPointUpdate: async () => {
         throw new Error('unused');
       },
       isMigrated,
     });
-    expect(rulesets.putEntryPoint(zone, MANAGED, enabledRules)).not.toBeNull();
+    expect(await rulesets.putEntryPoint(zone, MANAGED, enabledRules)).not.toBeNull();
     expect(isMigrated).toHaveBeenCalled();
   });
 
-  it('reads waf_migration and phase_two from the query', () => {
+  it('reads waf_migration and phase_two from the query', async () => {
     expect(readWafMigration({})).toBeUndefined();
     expect(readWafMigration({ waf_migration: '1' })).toEqual({ mode: 'pending', phaseTwo: false });
     expect(readWafMigration({ waf_migration: 'validation', phase_two: '1' })).toEqual({
@@ -974,17 +989,14 @@ describe('the managed phase before the WAF migration', () => {
       { waf_migration: '1', phase_two: 'x' },
       { waf_migration: ['1', '2'] },
     ]) {
-      expectError(
-        failure(() => readWafMigration(query)),
-        CODES.invalidQuery,
-      );
+      expectError(await failure(() => readWafMigration(query)), CODES.invalidQuery);
     }
   });
 
-  it('waf_migration applies to the managed entry point only', () => {
-    const { rulesets, zone } = service('pro');
+  it('waf_migration applies to the managed entry point only', async () => {
+    const { rulesets, zone } = await service('pro');
     expectError(
-      failure(() =>
+      await failure(() =>
         rulesets.putEntryPoint(
           zone,
           CUSTOM,
@@ -998,88 +1010,84 @@ describe('the managed phase before the WAF migration', () => {
 });
 
 describe('lists, dry runs, phases and persistence', () => {
-  it('pages the list with a cursor', () => {
-    const { rulesets, zone } = service();
+  it('pages the list with a cursor', async () => {
+    const { rulesets, zone } = await service();
     const ids = [CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID];
     for (let i = 0; i < 3; i++)
-      ids.push((rulesets.create(zone, { name: `r${i}`, kind: 'custom', phase: CUSTOM }) as RulesetJson).id);
+      ids.push(
+        ((await rulesets.create(zone, { name: `r${i}`, kind: 'custom', phase: CUSTOM })) as RulesetJson).id,
+      );
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = rulesets.list(zone, { per_page: '2', ...(cursor === undefined ? {} : { cursor }) });
+      const page = await rulesets.list(zone, { per_page: '2', ...(cursor === undefined ? {} : { cursor }) });
       seen.push(...page.result.map((r) => r.id));
       cursor = page.resultInfo.cursor;
     } while (cursor !== undefined);
     expect(seen).toEqual(ids);
-    expectError(
-      failure(() => rulesets.list(zone, { per_page: '0' })),
-      CODES.invalidQuery,
-    );
-    expectError(
-      failure(() => rulesets.list(zone, { cursor: 'nope' })),
-      CODES.invalidQuery,
-    );
+    expectError(await failure(() => rulesets.list(zone, { per_page: '0' })), CODES.invalidQuery);
+    expectError(await failure(() => rulesets.list(zone, { cursor: 'nope' })), CODES.invalidQuery);
   });
 
-  it('a dry run checks everything and stores nothing', () => {
-    const { rulesets, store, zone } = service();
+  it('a dry run checks everything and stores nothing', async () => {
+    const { rulesets, store, zone } = await service();
     const query = { dry_run: 'true' };
-    expect(rulesets.putEntryPoint(zone, CUSTOM, { rules: [block()] }, { query })).toBeNull();
-    expect(stored(store, zone)).toEqual([]);
+    expect(await rulesets.putEntryPoint(zone, CUSTOM, { rules: [block()] }, { query })).toBeNull();
+    expect(await stored(store, zone)).toEqual([]);
     expectError(
-      failure(() => rulesets.putEntryPoint(zone, CUSTOM, { rules: [block('ip.src eq')] }, { query })),
+      await failure(() => rulesets.putEntryPoint(zone, CUSTOM, { rules: [block('ip.src eq')] }, { query })),
       20217,
       '/rules/0/expression',
     );
   });
 
-  it('entry points of phases cfrules does not keep are refused', () => {
-    const { rulesets, zone } = service();
+  it('entry points of phases cfrules does not keep are refused', async () => {
+    const { rulesets, zone } = await service();
     expectError(
-      failure(() => rulesets.getEntryPoint(zone, 'http_request_sbfm')),
+      await failure(() => rulesets.getEntryPoint(zone, 'http_request_sbfm')),
       CODES.unsupportedPhase,
     );
     expectError(
-      failure(() => rulesets.putEntryPoint(zone, 'nonsense', { rules: [] })),
+      await failure(() => rulesets.putEntryPoint(zone, 'nonsense', { rules: [] })),
       CODES.unsupportedPhase,
     );
   });
 
-  it('rulesets and their versions survive closing and reopening the database', () => {
+  it('rulesets and their versions survive closing and reopening the database', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfrules-rulesets-'));
     try {
       const path = join(dir, 'db.sqlite');
-      const { zone } = service();
+      const { zone } = await service();
       let store = openSqliteStore(path);
-      store.transaction((tx) => {
-        tx.accounts.put({
+      await store.transaction(async (tx) => {
+        await tx.accounts.put({
           id: zone.accountId,
           name: 't',
           email: 't@example.com',
           apiKeyHash: null,
           createdOn: zone.createdOn,
         });
-        tx.zones.insert(zone);
+        await tx.zones.insert(zone);
       });
       let rulesets = new RulesetService(store);
-      rulesets.putEntryPoint(zone, CUSTOM, { rules: [block()] });
-      const latest = rulesets.putEntryPoint(zone, CUSTOM, { rules: [block('true', { ref: 'x' })] });
-      store.close();
+      await rulesets.putEntryPoint(zone, CUSTOM, { rules: [block()] });
+      const latest = await rulesets.putEntryPoint(zone, CUSTOM, { rules: [block('true', { ref: 'x' })] });
+      await store.close();
 
       store = openSqliteStore(path);
       rulesets = new RulesetService(store);
-      expect(rulesets.getEntryPoint(zone, CUSTOM)).toEqual(latest);
-      expect(rulesets.versions(zone, (latest as RulesetJson).id)).toHaveLength(2);
-      store.close();
+      expect(await rulesets.getEntryPoint(zone, CUSTOM)).toEqual(latest);
+      expect(await rulesets.versions(zone, (latest as RulesetJson).id)).toHaveLength(2);
+      await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('deleting the zone deletes its rulesets', () => {
-    const { rulesets, store, zone } = service();
-    rulesets.putEntryPoint(zone, CUSTOM, { rules: [block()] });
-    store.transaction((tx) => tx.zones.delete(zone.id));
-    expect(store.transaction((tx) => tx.rulesets.list(zone.id))).toEqual([]);
+  it('deleting the zone deletes its rulesets', async () => {
+    const { rulesets, store, zone } = await service();
+    await rulesets.putEntryPoint(zone, CUSTOM, { rules: [block()] });
+    await store.transaction((tx) => tx.zones.delete(zone.id));
+    expect(await store.transaction((tx) => tx.rulesets.list(zone.id))).toEqual([]);
   });
 });

@@ -70,12 +70,12 @@ describe('validateExpression', () => {
     [42, 'expression must be a string'],
     [['ip.src eq 192.0.2.1'], 'expression must be a string'],
     ['http.host eq "\ud800"', 'expression must be valid Unicode text (it has a lone surrogate)'],
-  ])('refuses the expression %j as filter creation does', (expression, message) => {
+  ])('refuses the expression %j as filter creation does', async (expression, message) => {
     const expected = { code: CODES.invalidFilter, message, source: { pointer: '/expression' } };
     expect(messageOf(expression)).toEqual(expected);
     // The same object, created as a filter: the same error, at the same place.
-    const { zone, filters } = setup();
-    expect(failure(() => filters.create(zone, { expression })).errors).toEqual([expected]);
+    const { zone, filters } = await setup();
+    expect((await failure(() => filters.create(zone, { expression }))).errors).toEqual([expected]);
   });
 
   it('refuses a body that is not an object', () => {

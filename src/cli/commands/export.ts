@@ -83,7 +83,8 @@ Source (one of):
       --api URL         a running API, e.g. cfrules serve (default
                         ${DEFAULT_API})
       --token TOKEN     its API token (default: $CLOUDFLARE_API_TOKEN)
-      --db PATH         the database file of cfrules serve, read offline
+      --db PATH         the database of cfrules serve, read offline: its
+                        SQLite file, or a postgres://… URL
 
 Options:
       --zone ZONE       the zone: its id, or its name (required)

@@ -3,6 +3,7 @@ import { trackConnections } from '../../http/shutdown.js';
 import { escapeControlCharacters } from '../../lang/escape.js';
 import { MissingPeerError, requirePeer, requireServicePeers } from '../../peers.js';
 import type { FirstStart } from '../../service/setup.js';
+import type { StoreOptions } from '../../store/open.js';
 import type { Store } from '../../store/store.js';
 import { SYNCHRONOUS_MODES, type Synchronous } from '../../store/synchronous.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
@@ -16,7 +17,11 @@ export const SHUTDOWN_BOUND_MS = 10_000;
 const serveOptions = {
   host: { type: 'string', default: '127.0.0.1' },
   port: { type: 'string', default: '8787' },
-  db: { type: 'string', default: './cfrules.db' },
+  db: { type: 'string' },
+  database: { type: 'string' },
+  'pool-size': { type: 'string' },
+  'pool-timeout': { type: 'string' },
+  'statement-timeout': { type: 'string' },
   config: { type: 'string' },
   synchronous: { type: 'string', default: 'full' },
   'no-console': { type: 'boolean', default: false },
@@ -28,7 +33,8 @@ export const serveCommand: Command = {
 
 Runs the Cloudflare-compatible API (zones, Filters, Firewall Rules, the
 previous WAF and its migration, Rulesets) at http://HOST:PORT/client/v4,
-keeping its data in a SQLite database. Every request needs credentials:
+keeping its data in a SQLite database file, or in PostgreSQL for several
+instances behind a load balancer. Every request needs credentials:
 X-Auth-Email + X-Auth-Key, or Authorization: Bearer TOKEN (see docs/api.md).
 The console, a web page to browse and edit zones with an API token, is at
 http://HOST:PORT/ and the playground at http://HOST:PORT/playground
@@ -38,6 +44,18 @@ http://HOST:PORT/ and the playground at http://HOST:PORT/playground
       --port PORT      port to listen on (default 8787; 0 picks a free port)
       --db PATH        the SQLite database file (default ./cfrules.db, created
                        if missing); :memory: keeps nothing after exit
+      --database URL   postgres://USER:PASSWORD@HOST:PORT/DB: keep the data in
+                       PostgreSQL, which several instances may share
+                       (migrated at start; see cfrules migrate); a SQLite
+                       path works too. Without --db and --database, the
+                       environment variable DATABASE_URL is used if set
+      --pool-size N    PostgreSQL connections per instance (default 10)
+      --pool-timeout MS
+                       how long to wait for a PostgreSQL connection before
+                       answering 503 (default 10000)
+      --statement-timeout MS
+                       the longest a PostgreSQL statement may run (default
+                       30000)
       --config PATH    accounts, credentials and zones to declare (YAML or
                        JSON), applied at every start; applying it again
                        changes nothing
@@ -46,7 +64,7 @@ http://HOST:PORT/ and the playground at http://HOST:PORT/playground
                        answer; normal: faster writes, but an OS crash or
                        power loss can lose the last acknowledged ones (the
                        database stays consistent; a crash of cfrules alone
-                       loses nothing)
+                       loses nothing). SQLite only
       --no-console     serve the API alone, without the console and the
                        playground
   -h, --help           show this help
@@ -56,9 +74,11 @@ an API token and the zone example.com, and prints them once. It creates them
 only once the port is bound: a start that cannot listen (port in use) creates
 nothing, and the next start that listens prints them.
 
-Prints "listening on http://HOST:PORT/client/v4" once ready. SIGTERM or SIGINT
-(Ctrl-C) finishes the requests in progress (for at most 10 s, then closes
-their connections), closes the database and exits 0.
+Prints "listening on http://HOST:PORT/client/v4" once ready. GET
+/client/v4/health (no credentials) answers 200 while the database answers,
+503 otherwise and while stopping: point a load balancer at it. SIGTERM or
+SIGINT (Ctrl-C) finishes the requests in progress (for at most 10 s, then
+closes their connections), closes the database and exits 0.
 
 Exit status: 0 stopped by a signal, 1 could not start (database, config,
 port), 2 usage error.
@@ -73,13 +93,22 @@ port), 2 usage error.
     if (!SYNCHRONOUS_MODES.includes(synchronous)) {
       throw new UsageError(`--synchronous must be full or normal, not '${values.synchronous}'`);
     }
+    if (values.db !== undefined && values.database !== undefined) {
+      throw new UsageError('give --db or --database, not both');
+    }
+    const database = values.database ?? values.db ?? (process.env.DATABASE_URL || './cfrules.db');
     return serve(
       {
         host: values.host,
         port,
-        db: values.db,
+        database,
+        store: {
+          synchronous,
+          poolSize: positive(values['pool-size'], '--pool-size', 1000),
+          connectTimeoutMs: positive(values['pool-timeout'], '--pool-timeout', 3_600_000),
+          statementTimeoutMs: positive(values['statement-timeout'], '--statement-timeout', 86_400_000),
+        },
         config: values.config,
-        synchronous,
         console: !values['no-console'],
       },
       io,
@@ -87,12 +116,23 @@ port), 2 usage error.
   },
 };
 
+/** A whole number from 1 to `max`, or undefined when the option is absent. */
+function positive(value: string | undefined, option: string, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < 1 || number > max) {
+    throw new UsageError(`${option} must be a whole number from 1 to ${max}, not '${value}'`);
+  }
+  return number;
+}
+
 interface ServeOptions {
   host: string;
   port: number;
-  db: string;
+  /** A SQLite path or a PostgreSQL URL (src/store/open.ts). */
+  database: string;
+  store: StoreOptions;
   config: string | undefined;
-  synchronous: Synchronous;
   /** Whether to serve the browser pages (the console and the playground) beside the API. */
   console: boolean;
 }
@@ -118,20 +158,24 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
     bootstrap,
     buildApp,
     ConfigError,
-    openSqliteStore,
+    describeDatabase,
+    openStore,
     readConfig,
     WEB_DIRECTORY,
   } = service;
   let store: Store;
   try {
-    store = openSqliteStore(options.db, { synchronous: options.synchronous });
+    store = await openStore(options.database, options.store);
   } catch (error) {
-    return fail(`cannot open the database ${options.db}: ${(error as Error).message}`);
+    if (error instanceof MissingPeerError) return fail(error.message);
+    return fail(
+      `cannot open the database ${describeDatabase(options.database)}: ${(error as Error).message}`,
+    );
   }
   try {
     if (options.config !== undefined) {
       const yaml = requirePeer<typeof import('yaml')>('yaml');
-      const applied = applyConfig(store, readConfig(yaml.parse(io.readFile(options.config))));
+      const applied = await applyConfig(store, readConfig(yaml.parse(io.readFile(options.config))));
       io.stdout(
         `applied ${escapeControlCharacters(options.config)}: ${plural(applied.accounts, 'account')}, ${plural(applied.tokens, 'token')}, ${plural(applied.zones, 'zone')}\n`,
       );
@@ -139,7 +183,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
         io.stderr(commandMessage('serve', `warning: ${options.config}: ${applied.warning}`));
     }
   } catch (error) {
-    store.close();
+    await store.close();
     if (error instanceof ConfigError) return fail(`${options.config}: ${error.message}`);
     if (error instanceof MissingPeerError) return fail(error.message);
     if (error instanceof NotTextError)
@@ -161,22 +205,24 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
-    store.close();
+    await store.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') return fail(`port ${options.port} is in use (--port 0 picks a free one)`);
     return fail(`cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
   }
   // The first start's secrets are made up only once the port is bound: they are shown once and only their
-  // digests are kept, so a start that cannot listen must not create them. No request is read before this
-  // synchronous step ends, so none finds the store without its first account.
+  // digests are kept, so a start that cannot listen must not create them. A request that arrives meanwhile
+  // is refused like any without valid credentials: none exist yet.
   if (options.config === undefined) {
     let first: FirstStart | undefined;
     try {
-      first = bootstrap(store);
+      first = await bootstrap(store);
     } catch (error) {
       await app.close();
-      store.close();
-      return fail(`cannot create the first account in ${options.db}: ${(error as Error).message}`);
+      await store.close();
+      return fail(
+        `cannot create the first account in ${describeDatabase(options.database)}: ${(error as Error).message}`,
+      );
     }
     if (first) io.stdout(firstStartText(first));
   }
@@ -198,7 +244,7 @@ async function serve(options: ServeOptions, io: CliIo): Promise<number> {
         );
       }
       await closed;
-      store.close();
+      await store.close();
       resolve(0);
     };
     process.on('SIGTERM', stop);

@@ -1,10 +1,11 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { ZoneFile } from '../../engine/zone/model.js';
 import { escapeControlCharacters } from '../../lang/escape.js';
-import { rulesetJson } from '../../service/rulesets/model.js';
+import { type RulesetJson, rulesetJson } from '../../service/rulesets/model.js';
 import { zoneFileFromStore } from '../../service/zone-file.js';
-import { openSqliteStore } from '../../store/sqlite.js';
-import type { StoreTransaction, ZoneRecord } from '../../store/store.js';
+import { describeDatabase, openStore } from '../../store/open.js';
+import { isPostgresUrl } from '../../store/postgres.js';
+import type { Store, StoreTransaction, ZoneRecord } from '../../store/store.js';
 import { fileErrorReason } from '../files.js';
 import { customRulesetsIn, ExportError, isZoneId, nothingToExport, type ZoneEntryPoints } from './source.js';
 
@@ -21,46 +22,54 @@ export interface DbSource {
   phases: readonly string[];
 }
 
-export function readEntryPointsFromDb(source: DbSource): ZoneEntryPoints {
-  return inZone(source, (tx, zone) => {
-    const rulesets = source.phases.flatMap((phase) => {
-      const record = tx.rulesets.entryPoint(zone.id, phase);
-      return record === undefined ? [] : [rulesetJson(record)];
-    });
+export function readEntryPointsFromDb(source: DbSource): Promise<ZoneEntryPoints> {
+  return inZone(source, async (tx, zone) => {
+    const rulesets: RulesetJson[] = [];
+    for (const phase of source.phases) {
+      const record = await tx.rulesets.entryPoint(zone.id, phase);
+      if (record !== undefined) rulesets.push(rulesetJson(record));
+    }
     if (rulesets.length === 0) throw nothingToExport(zone.id, source.phases);
-    const customRulesets = customRulesetsIn(tx.rulesets.list(zone.id), source.phases);
+    const customRulesets = customRulesetsIn(await tx.rulesets.list(zone.id), source.phases);
     return { zoneId: zone.id, rulesets, customRulesets };
   });
 }
 
 /** `cfrules export zone --db`: the zone file the service would simulate with (src/service/zone-file.ts). */
-export function readZoneFileFromDb(source: Omit<DbSource, 'phases'>): { zoneId: string; file: ZoneFile } {
-  return inZone(source, (tx, zone) => ({ zoneId: zone.id, file: zoneFileFromStore(tx, zone) }));
+export function readZoneFileFromDb(
+  source: Omit<DbSource, 'phases'>,
+): Promise<{ zoneId: string; file: ZoneFile }> {
+  return inZone(source, async (tx, zone) => ({ zoneId: zone.id, file: await zoneFileFromStore(tx, zone) }));
 }
 
 /** Opens the database, finds the zone (by id or name) and reads it in one transaction. */
-function inZone<T>(
+async function inZone<T>(
   source: { path: string; zone: string },
-  read: (tx: StoreTransaction, zone: ZoneRecord) => T,
-): T {
-  assertDatabaseFile(source.path);
-  let store: ReturnType<typeof openSqliteStore>;
+  read: (tx: StoreTransaction, zone: ZoneRecord) => Promise<T>,
+): Promise<T> {
+  const postgres = isPostgresUrl(source.path);
+  if (!postgres) assertDatabaseFile(source.path);
+  let store: Store;
   try {
-    store = openSqliteStore(source.path);
+    store = await openStore(source.path);
   } catch (error) {
-    throw new ExportError(`cannot open the database ${source.path}: ${(error as Error).message}`);
+    throw new ExportError(
+      `cannot open the database ${describeDatabase(source.path)}: ${(error as Error).message}`,
+    );
   }
   try {
-    return store.transaction((tx) => {
+    return await store.transaction(async (tx) => {
       const zone: ZoneRecord | undefined = isZoneId(source.zone)
-        ? tx.zones.get(source.zone)
-        : zoneByName(tx, source);
+        ? await tx.zones.get(source.zone)
+        : await zoneByName(tx, source);
       if (zone === undefined)
-        throw new ExportError(`zone ${escapeControlCharacters(source.zone)} not found in ${source.path}`);
+        throw new ExportError(
+          `zone ${escapeControlCharacters(source.zone)} not found in ${describeDatabase(source.path)}`,
+        );
       return read(tx, zone);
     });
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -93,11 +102,14 @@ function assertDatabaseFile(path: string): void {
 }
 
 /** A zone named in the command: names are unique per account, so a name two accounts use needs the id. */
-function zoneByName(tx: StoreTransaction, source: { path: string; zone: string }): ZoneRecord | undefined {
-  const found = tx.zones.list({ name: source.zone }, { page: 1, perPage: 2 });
+async function zoneByName(
+  tx: StoreTransaction,
+  source: { path: string; zone: string },
+): Promise<ZoneRecord | undefined> {
+  const found = await tx.zones.list({ name: source.zone }, { page: 1, perPage: 2 });
   if (found.totalCount > 1) {
     throw new ExportError(
-      `${found.totalCount} accounts have a zone ${escapeControlCharacters(source.zone)} in ${source.path}: give the zone's id`,
+      `${found.totalCount} accounts have a zone ${escapeControlCharacters(source.zone)} in ${describeDatabase(source.path)}: give the zone's id`,
     );
   }
   return found.items[0];

@@ -9,26 +9,28 @@ export function filterRoutes(app: FastifyInstance, { auth, filters }: Services):
   const filterId = (request: FastifyRequest) => params(request).filter_id as string;
 
   resource(app, '/zones/:zone_id/filters', {
-    GET: (request) => {
-      const { result, resultInfo } = filters.list(zone(request, 'read'), query(request));
+    GET: async (request) => {
+      const { result, resultInfo } = await filters.list(await zone(request, 'read'), query(request));
       return success(result, resultInfo);
     },
-    POST: (request) => success(filters.create(zone(request, 'edit'), request.body)),
-    PUT: (request) => success(filters.updateMany(zone(request, 'edit'), request.body)),
-    DELETE: (request) => success(filters.deleteMany(zone(request, 'edit'), query(request), request.body)),
+    POST: async (request) => success(await filters.create(await zone(request, 'edit'), request.body)),
+    PUT: async (request) => success(await filters.updateMany(await zone(request, 'edit'), request.body)),
+    DELETE: async (request) =>
+      success(await filters.deleteMany(await zone(request, 'edit'), query(request), request.body)),
   });
   resource(app, '/zones/:zone_id/filters/:filter_id', {
-    GET: (request) => success(filters.get(zone(request, 'read'), filterId(request))),
-    PUT: (request) => success(filters.update(zone(request, 'edit'), filterId(request), request.body)),
-    DELETE: (request) => success(filters.delete(zone(request, 'edit'), filterId(request))),
+    GET: async (request) => success(await filters.get(await zone(request, 'read'), filterId(request))),
+    PUT: async (request) =>
+      success(await filters.update(await zone(request, 'edit'), filterId(request), request.body)),
+    DELETE: async (request) => success(await filters.delete(await zone(request, 'edit'), filterId(request))),
   });
   // Not zone-scoped: checks an expression as Cloudflare's parser would.
   resource(app, '/filters/validate-expr', {
-    GET: (request) => {
+    GET: async (request) => {
       validateExpression({ queryString: rawQueryString(request) });
       return success(null);
     },
-    POST: (request) => {
+    POST: async (request) => {
       validateExpression({ body: request.body });
       return success(null);
     },

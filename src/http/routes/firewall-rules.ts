@@ -8,22 +8,25 @@ export function firewallRuleRoutes(app: FastifyInstance, { auth, firewallRules: 
   const ruleId = (request: FastifyRequest) => params(request).rule_id as string;
 
   resource(app, '/zones/:zone_id/firewall/rules', {
-    GET: (request) => {
-      const { result, resultInfo } = rules.list(zone(request, 'read'), query(request));
+    GET: async (request) => {
+      const { result, resultInfo } = await rules.list(await zone(request, 'read'), query(request));
       return success(result, resultInfo);
     },
-    POST: (request) => success(rules.create(zone(request, 'edit'), request.body)),
-    PUT: (request) => success(rules.updateMany(zone(request, 'edit'), request.body)),
-    PATCH: (request) => success(rules.editPriorities(zone(request, 'edit'), request.body)),
-    DELETE: (request) => success(rules.deleteMany(zone(request, 'edit'), query(request), request.body)),
+    POST: async (request) => success(await rules.create(await zone(request, 'edit'), request.body)),
+    PUT: async (request) => success(await rules.updateMany(await zone(request, 'edit'), request.body)),
+    PATCH: async (request) => success(await rules.editPriorities(await zone(request, 'edit'), request.body)),
+    DELETE: async (request) =>
+      success(await rules.deleteMany(await zone(request, 'edit'), query(request), request.body)),
   });
   resource(app, '/zones/:zone_id/firewall/rules/:rule_id', {
-    GET: (request) => success(rules.get(zone(request, 'read'), ruleId(request))),
-    PUT: (request) => success(rules.update(zone(request, 'edit'), ruleId(request), request.body)),
-    PATCH: (request) => success(rules.edit(zone(request, 'edit'), ruleId(request), request.body)),
-    DELETE: (request) =>
+    GET: async (request) => success(await rules.get(await zone(request, 'read'), ruleId(request))),
+    PUT: async (request) =>
+      success(await rules.update(await zone(request, 'edit'), ruleId(request), request.body)),
+    PATCH: async (request) =>
+      success(await rules.edit(await zone(request, 'edit'), ruleId(request), request.body)),
+    DELETE: async (request) =>
       success(
-        rules.delete(zone(request, 'edit'), ruleId(request), {
+        await rules.delete(await zone(request, 'edit'), ruleId(request), {
           deleteFilterIfUnused: deleteFilterIfUnused(request),
         }),
       ),

@@ -6,11 +6,8 @@ import type { Access, Product } from '../../service/permissions.js';
 import type { ZoneRecord } from '../../store/store.js';
 import { type Envelope, failure } from '../envelope.js';
 
-/**
- * A handler's answer: the envelope, or `NO_CONTENT` for Cloudflare's bodiless 204 (deleting a ruleset), or
- * the envelope to come for work done off the event loop.
- */
-export type Handler = (request: FastifyRequest) => Envelope | typeof NO_CONTENT | Promise<Envelope>;
+/** A handler's answer: the envelope, or `NO_CONTENT` for Cloudflare's bodiless 204 (deleting a ruleset). */
+export type Handler = (request: FastifyRequest) => Promise<Envelope | typeof NO_CONTENT>;
 export const NO_CONTENT = Symbol('204 No Content');
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
@@ -55,21 +52,16 @@ export function resource(
   app.cfrulesResources?.push({ pattern: patternOf(`${app.prefix}${url}`), allowed });
   for (const method of allowed) {
     const handler = handlers[method] as Handler;
-    // Synchronous (the services are, but simulate): Fastify sends what a throw carries to the error handler
-    // all the same, and an `async` handler costs a promise per request.
     app.route({
       method,
       url,
+      // Not an `async` handler: Fastify would then also look at its returned promise. What a rejection
+      // carries goes to the error handler, as a throw would.
       handler: (request, reply) => {
-        const answer = handler(request);
-        // A service that runs its work off the event loop (simulate) answers later.
-        if (answer instanceof Promise)
-          answer.then(
-            (value) => reply.send(value),
-            (error) => reply.send(error),
-          );
-        else if (answer === NO_CONTENT) reply.status(204).send();
-        else reply.send(answer);
+        handler(request).then(
+          (answer) => (answer === NO_CONTENT ? reply.status(204).send() : reply.send(answer)),
+          (error) => reply.send(error),
+        );
       },
     });
   }
@@ -104,7 +96,7 @@ export function methodNotAllowed(request: FastifyRequest, reply: FastifyReply, a
  */
 export const productZone =
   (auth: AuthService, product: Product) =>
-  (request: FastifyRequest, access: Access): ZoneRecord =>
+  (request: FastifyRequest, access: Access): Promise<ZoneRecord> =>
     auth.zone(request.principal, params(request).zone_id as string, `${product}:${access}`);
 
 /** Path parameters by name. */

@@ -13,42 +13,56 @@ export function rulesetRoutes(app: FastifyInstance, { auth, rulesets }: Services
   const base = '/zones/:zone_id/rulesets';
 
   resource(app, base, {
-    GET: (request) => {
-      const { result, resultInfo } = rulesets.list(zone(request, 'read'), query(request));
+    GET: async (request) => {
+      const { result, resultInfo } = await rulesets.list(await zone(request, 'read'), query(request));
       return success(result, resultInfo);
     },
-    POST: (request) => success(rulesets.create(zone(request, 'edit'), request.body, write(request))),
+    POST: async (request) =>
+      success(await rulesets.create(await zone(request, 'edit'), request.body, write(request))),
   });
   resource(app, `${base}/:ruleset_id`, {
-    GET: (request) => success(rulesets.get(zone(request, 'read'), p(request, 'ruleset_id'))),
-    PUT: (request) =>
-      success(rulesets.update(zone(request, 'edit'), p(request, 'ruleset_id'), request.body, write(request))),
-    DELETE: (request) => {
-      rulesets.delete(zone(request, 'edit'), p(request, 'ruleset_id'), write(request));
+    GET: async (request) =>
+      success(await rulesets.get(await zone(request, 'read'), p(request, 'ruleset_id'))),
+    PUT: async (request) =>
+      success(
+        await rulesets.update(
+          await zone(request, 'edit'),
+          p(request, 'ruleset_id'),
+          request.body,
+          write(request),
+        ),
+      ),
+    DELETE: async (request) => {
+      await rulesets.delete(await zone(request, 'edit'), p(request, 'ruleset_id'), write(request));
       return NO_CONTENT;
     },
   });
   resource(app, `${base}/:ruleset_id/rules`, {
-    POST: (request) =>
+    POST: async (request) =>
       success(
-        rulesets.addRule(zone(request, 'edit'), p(request, 'ruleset_id'), request.body, write(request)),
+        await rulesets.addRule(
+          await zone(request, 'edit'),
+          p(request, 'ruleset_id'),
+          request.body,
+          write(request),
+        ),
       ),
   });
   resource(app, `${base}/:ruleset_id/rules/:rule_id`, {
-    PATCH: (request) =>
+    PATCH: async (request) =>
       success(
-        rulesets.editRule(
-          zone(request, 'edit'),
+        await rulesets.editRule(
+          await zone(request, 'edit'),
           p(request, 'ruleset_id'),
           p(request, 'rule_id'),
           request.body,
           write(request),
         ),
       ),
-    DELETE: (request) =>
+    DELETE: async (request) =>
       success(
-        rulesets.deleteRule(
-          zone(request, 'edit'),
+        await rulesets.deleteRule(
+          await zone(request, 'edit'),
           p(request, 'ruleset_id'),
           p(request, 'rule_id'),
           write(request),
@@ -56,14 +70,17 @@ export function rulesetRoutes(app: FastifyInstance, { auth, rulesets }: Services
       ),
   });
   resource(app, `${base}/:ruleset_id/versions`, {
-    GET: (request) => success(rulesets.versions(zone(request, 'read'), p(request, 'ruleset_id'))),
+    GET: async (request) =>
+      success(await rulesets.versions(await zone(request, 'read'), p(request, 'ruleset_id'))),
   });
   resource(app, `${base}/:ruleset_id/versions/:version`, {
-    GET: (request) =>
-      success(rulesets.version(zone(request, 'read'), p(request, 'ruleset_id'), p(request, 'version'))),
-    DELETE: (request) => {
-      rulesets.deleteVersion(
-        zone(request, 'edit'),
+    GET: async (request) =>
+      success(
+        await rulesets.version(await zone(request, 'read'), p(request, 'ruleset_id'), p(request, 'version')),
+      ),
+    DELETE: async (request) => {
+      await rulesets.deleteVersion(
+        await zone(request, 'edit'),
         p(request, 'ruleset_id'),
         p(request, 'version'),
         write(request),
@@ -73,14 +90,15 @@ export function rulesetRoutes(app: FastifyInstance, { auth, rulesets }: Services
   });
   // Registered after `:ruleset_id`: Fastify prefers the static segment `phases` whatever the order.
   resource(app, `${base}/phases/:phase/entrypoint`, {
-    GET: (request) => success(rulesets.getEntryPoint(zone(request, 'read'), p(request, 'phase'))),
-    PUT: (request) => {
-      const target = zone(request, 'edit');
+    GET: async (request) =>
+      success(await rulesets.getEntryPoint(await zone(request, 'read'), p(request, 'phase'))),
+    PUT: async (request) => {
+      const target = await zone(request, 'edit');
       const wafMigration = readWafMigration(query(request));
       // The migration hook also turns the previous WAF off for good: it is a WAF edit as well.
       if (wafMigration) requirePermissions(request.principal, ['zone_waf:edit']);
       return success(
-        rulesets.putEntryPoint(target, p(request, 'phase'), request.body, {
+        await rulesets.putEntryPoint(target, p(request, 'phase'), request.body, {
           ...write(request),
           wafMigration,
         }),
@@ -88,10 +106,17 @@ export function rulesetRoutes(app: FastifyInstance, { auth, rulesets }: Services
     },
   });
   resource(app, `${base}/phases/:phase/entrypoint/versions`, {
-    GET: (request) => success(rulesets.entryPointVersions(zone(request, 'read'), p(request, 'phase'))),
+    GET: async (request) =>
+      success(await rulesets.entryPointVersions(await zone(request, 'read'), p(request, 'phase'))),
   });
   resource(app, `${base}/phases/:phase/entrypoint/versions/:version`, {
-    GET: (request) =>
-      success(rulesets.entryPointVersion(zone(request, 'read'), p(request, 'phase'), p(request, 'version'))),
+    GET: async (request) =>
+      success(
+        await rulesets.entryPointVersion(
+          await zone(request, 'read'),
+          p(request, 'phase'),
+          p(request, 'version'),
+        ),
+      ),
   });
 }

@@ -9,8 +9,8 @@ import { params, resource } from './route.js';
  */
 export function simulateRoutes(app: FastifyInstance, { auth, simulate }: Services): void {
   resource(app, '/zones/:zone_id/simulate', {
-    POST: (request) => {
-      const zone = auth.zone(
+    POST: async (request) => {
+      const zone = await auth.zone(
         request.principal,
         params(request).zone_id as string,
         'firewall_services:read',

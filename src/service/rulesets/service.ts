@@ -69,15 +69,17 @@ export class RulesetService {
   }
 
   /** Managed rulesets first, then the zone's in creation order; `cursor` is the id of the last one seen. */
-  list(zone: ZoneRecord, query: QueryParams): RulesetList {
+  async list(zone: ZoneRecord, query: QueryParams): Promise<RulesetList> {
     const perPage = readPerPage(query);
     const cursor = queryString(query, 'cursor');
-    const all = this.reads.get(`list/${zone.id}`, () => ({
-      value: [
-        ...managedRulesetHeaders(),
-        ...this.store.transaction((tx) => tx.rulesets.list(zone.id)).map(headerJson),
-      ],
-    })).value as RulesetJson[];
+    const all = (
+      await this.reads.get(`list/${zone.id}`, async () => ({
+        value: [
+          ...managedRulesetHeaders(),
+          ...(await this.store.transaction((tx) => tx.rulesets.list(zone.id))).map(headerJson),
+        ],
+      }))
+    ).value as RulesetJson[];
     let start = 0;
     if (cursor !== undefined && cursor !== '') {
       const index = all.findIndex((ruleset) => ruleset.id === cursor);
@@ -94,11 +96,13 @@ export class RulesetService {
     return { result, resultInfo: more ? { cursor: result[result.length - 1]?.id as string } : {} };
   }
 
-  get(zone: ZoneRecord, id: string): RulesetJson {
+  async get(zone: ZoneRecord, id: string): Promise<RulesetJson> {
     const managed = managedRulesetJson(id);
     if (managed !== undefined) return managed;
-    const found = this.reads.get(`ruleset/${zone.id}/${id}`, () => {
-      const ruleset = isId(id) ? this.store.transaction((tx) => tx.rulesets.get(zone.id, id)) : undefined;
+    const found = await this.reads.get(`ruleset/${zone.id}/${id}`, async () => {
+      const ruleset = isId(id)
+        ? await this.store.transaction((tx) => tx.rulesets.get(zone.id, id))
+        : undefined;
       return ruleset === undefined ? undefined : { value: rulesetJson(ruleset) };
     });
     if (found === undefined) throw rulesetNotFound(id);
@@ -106,8 +110,8 @@ export class RulesetService {
   }
 
   /** `{name, kind, phase, description?, rules?}`: a custom ruleset or a phase's entry point. */
-  create(zone: ZoneRecord, body: unknown, options: WriteOptions = {}): RulesetJson | null {
-    return this.write(options, (tx) => {
+  async create(zone: ZoneRecord, body: unknown, options: WriteOptions = {}): Promise<RulesetJson | null> {
+    return this.write(options, async (tx) => {
       const object = BodyObject.read(body, rootPlace(CODE), 'the request body');
       onlyMembers(body, object.place, ['name', 'kind', 'phase', 'description', 'rules'], READ_ONLY);
       const name = object.requiredString('name', RULESET_LIMITS.name);
@@ -129,7 +133,7 @@ export class RulesetService {
           'custom rulesets belong to the http_request_firewall_custom phase',
         );
       }
-      if (kind === 'zone' && tx.rulesets.entryPoint(zone.id, phase) !== undefined) {
+      if (kind === 'zone' && (await tx.rulesets.entryPoint(zone.id, phase)) !== undefined) {
         throw notValid(
           object.placeOf('kind'),
           kind,
@@ -146,36 +150,41 @@ export class RulesetService {
         version: 0,
         lastUpdated: '',
       };
-      return this.save(tx, zone, header, this.rulesFromList(object, [], zone, phase), 0);
+      return await this.save(tx, zone, header, this.rulesFromList(object, [], zone, phase), 0);
     });
   }
 
   /** `{description?, rules?}`: the next version; what is left out stays as it was. Name and kind never change. */
-  update(zone: ZoneRecord, id: string, body: unknown, options: WriteOptions = {}): RulesetJson | null {
-    return this.write(options, (tx) => {
-      const current = this.writable(tx, zone, id);
-      return this.replace(tx, zone, current, body, this.allowsEnabled(tx, zone));
+  async update(
+    zone: ZoneRecord,
+    id: string,
+    body: unknown,
+    options: WriteOptions = {},
+  ): Promise<RulesetJson | null> {
+    return this.write(options, async (tx) => {
+      const current = await this.writable(tx, zone, id);
+      return await this.replace(tx, zone, current, body, await this.allowsEnabled(tx, zone));
     });
   }
 
   /** Deletes the ruleset with all its versions. */
-  delete(zone: ZoneRecord, id: string, options: WriteOptions = {}): void {
-    this.write(options, (tx) => {
-      const current = this.writable(tx, zone, id);
-      tx.rulesets.delete(zone.id, current.id);
+  async delete(zone: ZoneRecord, id: string, options: WriteOptions = {}): Promise<void> {
+    await this.write(options, async (tx) => {
+      const current = await this.writable(tx, zone, id);
+      await tx.rulesets.delete(zone.id, current.id);
       return null;
     });
   }
 
   /** A rule, last or at `position`; the whole ruleset at its next version. */
-  addRule(
+  async addRule(
     zone: ZoneRecord,
     rulesetId: string,
     body: unknown,
     options: WriteOptions = {},
-  ): RulesetJson | null {
-    return this.write(options, (tx) => {
-      const current = this.writable(tx, zone, rulesetId);
+  ): Promise<RulesetJson | null> {
+    return this.write(options, async (tx) => {
+      const current = await this.writable(tx, zone, rulesetId);
       const place = rootPlace(CODE);
       const object = BodyObject.read(body, place, 'the request body');
       const content = readRule(body, place, context(zone, current), ['position']);
@@ -184,20 +193,20 @@ export class RulesetService {
       const position = readPosition(object);
       const rules =
         position === undefined ? [...current.rules, rule] : placeRule(current.rules, rule, position, object);
-      return this.save(tx, zone, current, { rules, touched: [{ rule, place }] }, current.rules.length);
+      return await this.save(tx, zone, current, { rules, touched: [{ rule, place }] }, current.rules.length);
     });
   }
 
   /** The members given replace the rule's (a new action drops the old one's parameters); `position` moves it. */
-  editRule(
+  async editRule(
     zone: ZoneRecord,
     rulesetId: string,
     ruleId: string,
     body: unknown,
     options: WriteOptions = {},
-  ): RulesetJson | null {
-    return this.write(options, (tx) => {
-      const current = this.writable(tx, zone, rulesetId);
+  ): Promise<RulesetJson | null> {
+    return this.write(options, async (tx) => {
+      const current = await this.writable(tx, zone, rulesetId);
       const existing = findRule(current, ruleId);
       const place = rootPlace(CODE);
       const object = BodyObject.read(body, place, 'the request body');
@@ -223,48 +232,53 @@ export class RulesetService {
     });
   }
 
-  deleteRule(
+  async deleteRule(
     zone: ZoneRecord,
     rulesetId: string,
     ruleId: string,
     options: WriteOptions = {},
-  ): RulesetJson | null {
-    return this.write(options, (tx) => {
-      const current = this.writable(tx, zone, rulesetId);
+  ): Promise<RulesetJson | null> {
+    return this.write(options, async (tx) => {
+      const current = await this.writable(tx, zone, rulesetId);
       const existing = findRule(current, ruleId);
       const rules = current.rules.filter((rule) => rule.id !== existing.id);
-      return this.save(tx, zone, current, { rules, touched: [] }, current.rules.length);
+      return await this.save(tx, zone, current, { rules, touched: [] }, current.rules.length);
     });
   }
 
   /** Every version kept, oldest first, without rules. */
-  versions(zone: ZoneRecord, id: string): RulesetJson[] {
+  async versions(zone: ZoneRecord, id: string): Promise<RulesetJson[]> {
     const managed = managedRulesetJson(id);
     if (managed !== undefined) return [withoutRules(managed)];
-    const versions = isId(id) ? this.store.transaction((tx) => tx.rulesets.versions(zone.id, id)) : [];
+    const versions = isId(id) ? await this.store.transaction((tx) => tx.rulesets.versions(zone.id, id)) : [];
     if (versions.length === 0) throw rulesetNotFound(id);
     return versions.map(headerJson);
   }
 
-  version(zone: ZoneRecord, id: string, version: string): RulesetJson {
+  async version(zone: ZoneRecord, id: string, version: string): Promise<RulesetJson> {
     const managed = managedRulesetJson(id);
     if (managed !== undefined) {
       if (version !== managed.version) throw versionNotFound(id, version);
       return managed;
     }
     const number = versionNumber(version);
-    const found = this.store.transaction((tx) => {
-      if (!isId(id) || tx.rulesets.get(zone.id, id) === undefined) throw rulesetNotFound(id);
-      return number === undefined ? undefined : tx.rulesets.getVersion(zone.id, id, number);
+    const found = await this.store.transaction(async (tx) => {
+      if (!isId(id) || (await tx.rulesets.get(zone.id, id)) === undefined) throw rulesetNotFound(id);
+      return number === undefined ? undefined : await tx.rulesets.getVersion(zone.id, id, number);
     });
     if (found === undefined) throw versionNotFound(id, version);
     return rulesetJson(found);
   }
 
   /** Deletes an earlier version; the latest is the ruleset itself and stays. */
-  deleteVersion(zone: ZoneRecord, id: string, version: string, options: WriteOptions = {}): void {
-    this.write(options, (tx) => {
-      const current = this.writable(tx, zone, id);
+  async deleteVersion(
+    zone: ZoneRecord,
+    id: string,
+    version: string,
+    options: WriteOptions = {},
+  ): Promise<void> {
+    await this.write(options, async (tx) => {
+      const current = await this.writable(tx, zone, id);
       const number = versionNumber(version);
       if (number === current.version) {
         throw new ServiceError(
@@ -275,16 +289,16 @@ export class RulesetService {
           ),
         );
       }
-      if (number === undefined || !tx.rulesets.deleteVersion(zone.id, id, number))
+      if (number === undefined || !(await tx.rulesets.deleteVersion(zone.id, id, number)))
         throw versionNotFound(id, version);
       return null;
     });
   }
 
-  getEntryPoint(zone: ZoneRecord, phase: string): RulesetJson {
+  async getEntryPoint(zone: ZoneRecord, phase: string): Promise<RulesetJson> {
     const checked = pathPhase(phase);
-    const found = this.reads.get(`entrypoint/${zone.id}/${checked}`, () => {
-      const ruleset = this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
+    const found = await this.reads.get(`entrypoint/${zone.id}/${checked}`, async () => {
+      const ruleset = await this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
       return ruleset === undefined ? undefined : { value: rulesetJson(ruleset) };
     });
     if (found === undefined) throw entryPointNotFound(checked);
@@ -295,12 +309,12 @@ export class RulesetService {
    * `{name?, description?, rules?}`: the phase's entry point, created (version 1) when there is none. With
    * `wafMigration` (from `?waf_migration=`), the write is handed to the migration hook (waf-migration-hook.ts).
    */
-  putEntryPoint(
+  async putEntryPoint(
     zone: ZoneRecord,
     phase: string,
     body: unknown,
     options: WriteOptions & { wafMigration?: WafMigrationRequest } = {},
-  ): RulesetJson | null {
+  ): Promise<RulesetJson | null> {
     const checked = pathPhase(phase);
     const { wafMigration } = options;
     if (wafMigration !== undefined && checked !== 'http_request_firewall_managed') {
@@ -309,25 +323,25 @@ export class RulesetService {
         at(CODES.invalidQuery, 'waf_migration only applies to the http_request_firewall_managed entry point'),
       );
     }
-    return this.write(options, (tx) => {
+    return this.write(options, async (tx) => {
       const write = (allowEnabled: boolean) => this.writeEntryPoint(tx, zone, checked, body, allowEnabled);
-      if (wafMigration === undefined) return write(this.allowsEnabled(tx, zone));
+      if (wafMigration === undefined) return write(await this.allowsEnabled(tx, zone));
       const hook = this.migrationHook();
       if (hook === undefined) throw migrationUnavailable();
       return hook.onEntryPointUpdate(zone, wafMigration, () => write(true), tx);
     });
   }
 
-  entryPointVersions(zone: ZoneRecord, phase: string): RulesetJson[] {
+  async entryPointVersions(zone: ZoneRecord, phase: string): Promise<RulesetJson[]> {
     const checked = pathPhase(phase);
-    const entry = this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
+    const entry = await this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
     if (entry === undefined) throw entryPointNotFound(checked);
     return this.versions(zone, entry.id);
   }
 
-  entryPointVersion(zone: ZoneRecord, phase: string, version: string): RulesetJson {
+  async entryPointVersion(zone: ZoneRecord, phase: string, version: string): Promise<RulesetJson> {
     const checked = pathPhase(phase);
-    const entry = this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
+    const entry = await this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
     if (entry === undefined) throw entryPointNotFound(checked);
     return this.version(zone, entry.id, version);
   }
@@ -335,12 +349,15 @@ export class RulesetService {
   // ——— shared steps ———
 
   /** Runs a write in one transaction; with `?dry_run=true` everything is checked, then rolled back. */
-  private write<T>(options: WriteOptions, work: (tx: StoreTransaction) => T): T | null {
+  private async write<T>(
+    options: WriteOptions,
+    work: (tx: StoreTransaction) => Promise<T>,
+  ): Promise<T | null> {
     const dryRun = options.query === undefined ? false : (queryBoolean(options.query, 'dry_run') ?? false);
     if (!dryRun) return this.store.transaction(work);
     try {
-      this.store.transaction((tx) => {
-        work(tx);
+      await this.store.transaction(async (tx) => {
+        await work(tx);
         throw DRY_RUN;
       });
     } catch (error) {
@@ -349,15 +366,15 @@ export class RulesetService {
     return null;
   }
 
-  private writeEntryPoint(
+  private async writeEntryPoint(
     tx: StoreTransaction,
     zone: ZoneRecord,
     phase: RulesetPhase,
     body: unknown,
     allowEnabled: boolean,
-  ): RulesetJson {
-    const current = tx.rulesets.entryPoint(zone.id, phase);
-    if (current !== undefined) return this.replace(tx, zone, current, body, allowEnabled);
+  ): Promise<RulesetJson> {
+    const current = await tx.rulesets.entryPoint(zone.id, phase);
+    if (current !== undefined) return await this.replace(tx, zone, current, body, allowEnabled);
     const object = BodyObject.read(body, rootPlace(CODE), 'the request body');
     checkFixed(object, { kind: 'zone', phase });
     onlyMembers(body, object.place, ['name', 'kind', 'phase', 'description', 'rules'], READ_ONLY);
@@ -371,17 +388,17 @@ export class RulesetService {
       version: 0,
       lastUpdated: '',
     };
-    return this.save(tx, zone, header, this.rulesFromList(object, [], zone, phase), 0, allowEnabled);
+    return await this.save(tx, zone, header, this.rulesFromList(object, [], zone, phase), 0, allowEnabled);
   }
 
   /** PUT of a stored ruleset (by id or as its phase's entry point). */
-  private replace(
+  private async replace(
     tx: StoreTransaction,
     zone: ZoneRecord,
     current: RulesetRecord,
     body: unknown,
     allowEnabled: boolean,
-  ): RulesetJson {
+  ): Promise<RulesetJson> {
     const object = BodyObject.read(body, rootPlace(CODE), 'the request body');
     onlyMembers(body, object.place, ['name', 'kind', 'phase', 'description', 'rules'], READ_ONLY);
     checkFixed(object, current);
@@ -392,7 +409,7 @@ export class RulesetService {
     const draft = object.has('rules')
       ? this.rulesFromList(object, current.rules, zone, phase)
       : { rules: current.rules, touched: [] };
-    return this.save(tx, zone, { ...current, description }, draft, current.rules.length, allowEnabled);
+    return await this.save(tx, zone, { ...current, description }, draft, current.rules.length, allowEnabled);
   }
 
   /** The body's `rules` as the next version's: elements with an `id` change that stored rule. */
@@ -417,18 +434,18 @@ export class RulesetService {
   }
 
   /** Checks the whole next version and stores it; its JSON. */
-  private save(
+  private async save(
     tx: StoreTransaction,
     zone: ZoneRecord,
     header: RulesetHeader,
     draft: Draft,
     previousCount: number,
-    allowEnabled = this.allowsEnabled(tx, zone),
-  ): RulesetJson {
+    allowEnabled?: boolean,
+  ): Promise<RulesetJson> {
     checkDraft(draft, {
       zone,
       phase: header.phase as RulesetPhase,
-      allowEnabledManaged: allowEnabled,
+      allowEnabledManaged: allowEnabled ?? (await this.allowsEnabled(tx, zone)),
       previousCount,
       rulesPlace: childPlace(rootPlace(CODE), 'rules'),
     });
@@ -438,18 +455,18 @@ export class RulesetService {
       lastUpdated: timestamp(),
       rules: draft.rules,
     };
-    if (header.version === 0) tx.rulesets.insert(next);
-    else tx.rulesets.addVersion(next);
+    if (header.version === 0) await tx.rulesets.insert(next);
+    else await tx.rulesets.addVersion(next);
     return rulesetJson(next);
   }
 
   /** Whether the zone's managed entry point may hold enabled rules on any plan (the migration says so). */
-  private allowsEnabled(tx: StoreTransaction, zone: ZoneRecord): boolean {
-    return this.migrationHook()?.isMigrated?.(zone, tx) ?? false;
+  private async allowsEnabled(tx: StoreTransaction, zone: ZoneRecord): Promise<boolean> {
+    return (await this.migrationHook()?.isMigrated?.(zone, tx)) ?? false;
   }
 
   /** A stored ruleset of the zone that may be written: managed ones are refused, unknown ones are 404. */
-  private writable(tx: StoreTransaction, zone: ZoneRecord, id: string): RulesetRecord {
+  private async writable(tx: StoreTransaction, zone: ZoneRecord, id: string): Promise<RulesetRecord> {
     if (managedRulesetJson(id) !== undefined) {
       throw new ServiceError(
         'forbidden',
@@ -459,7 +476,7 @@ export class RulesetService {
         ),
       );
     }
-    const ruleset = isId(id) ? tx.rulesets.get(zone.id, id) : undefined;
+    const ruleset = isId(id) ? await tx.rulesets.get(zone.id, id) : undefined;
     if (ruleset === undefined) throw rulesetNotFound(id);
     return ruleset;
   }

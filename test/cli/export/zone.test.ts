@@ -60,7 +60,7 @@ async function call(method: string, path: string, body?: unknown, token = TOKEN)
 
 beforeAll(async () => {
   store = openSqliteStore(db);
-  applyConfig(
+  await applyConfig(
     store,
     readConfig({
       accounts: [
@@ -141,7 +141,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close();
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -5,10 +5,10 @@ import type {
   RulesetTable,
   StoredRulesetKind,
 } from './ruleset-records.js';
-import type { Prepare, Values } from './sqlite.js';
+import type { Sql, Values } from './sql.js';
 
 /**
- * The rulesets on SQLite (tables of migration 2): `rulesets` holds what never changes and the latest
+ * The rulesets (tables of migration 3): `rulesets` holds what never changes and the latest
  * version's number, `ruleset_versions` every version kept, its rules as one JSON array. A ruleset has tens
  * of rules at most a few thousand, read and written whole: one text column costs less than a row per rule.
  */
@@ -51,14 +51,14 @@ const versionRow = (ruleset: RulesetRecord): VersionRow => ({
   last_updated: ruleset.lastUpdated,
 });
 
-export function rulesetTable(prepare: Prepare): RulesetTable {
+export function rulesetTable({ prepare }: Sql): RulesetTable {
   const one = (where: string) => {
     const statement = prepare<Record<string, unknown>, Values>(
       `SELECT ${HEADER_COLUMNS}, ${RULES_COLUMN} ${FROM} WHERE ${where}`,
       { raw: true },
     );
-    return (params: Record<string, unknown>) => {
-      const values = statement.get(params);
+    return async (params: Record<string, unknown>) => {
+      const values = await statement.get(params);
       return values === undefined ? undefined : readRecord(values);
     };
   };
@@ -106,13 +106,13 @@ export function rulesetTable(prepare: Prepare): RulesetTable {
   );
 
   return {
-    list: (zoneId) => list.all({ zone_id: zoneId }).map(readHeader),
+    list: async (zoneId) => (await list.all({ zone_id: zoneId })).map(readHeader),
     get: (zoneId, id) => byId({ zone_id: zoneId, id }),
     entryPoint: (zoneId, phase) => byPhase({ zone_id: zoneId, phase }),
     getVersion: (zoneId, id, version) => byVersion({ zone_id: zoneId, id, version }),
-    versions: (zoneId, id) => versions.all({ zone_id: zoneId, id }).map(readHeader),
-    insert(ruleset) {
-      insertRuleset.run({
+    versions: async (zoneId, id) => (await versions.all({ zone_id: zoneId, id })).map(readHeader),
+    async insert(ruleset) {
+      await insertRuleset.run({
         id: ruleset.id,
         zone_id: ruleset.zoneId,
         kind: ruleset.kind,
@@ -120,18 +120,23 @@ export function rulesetTable(prepare: Prepare): RulesetTable {
         name: ruleset.name,
         version: ruleset.version,
       });
-      insertVersion.run(versionRow(ruleset));
+      await insertVersion.run(versionRow(ruleset));
     },
-    addVersion(ruleset) {
-      const changed = setLatest.run({ zone_id: ruleset.zoneId, id: ruleset.id, version: ruleset.version });
+    async addVersion(ruleset) {
+      const changed = await setLatest.run({
+        zone_id: ruleset.zoneId,
+        id: ruleset.id,
+        version: ruleset.version,
+      });
       if (changed !== 1) {
         throw new Error(
           `cannot add version ${ruleset.version} to ruleset ${ruleset.id}: no such ruleset, or not a new version`,
         );
       }
-      insertVersion.run(versionRow(ruleset));
+      await insertVersion.run(versionRow(ruleset));
     },
-    deleteVersion: (zoneId, id, version) => removeVersion.run({ zone_id: zoneId, id, version }) > 0,
-    delete: (zoneId, id) => remove.run({ zone_id: zoneId, id }) > 0,
+    deleteVersion: async (zoneId, id, version) =>
+      (await removeVersion.run({ zone_id: zoneId, id, version })) > 0,
+    delete: async (zoneId, id) => (await remove.run({ zone_id: zoneId, id })) > 0,
   };
 }

@@ -9,12 +9,22 @@ import type {
   WafSettingRecord,
   WafSettingTable,
 } from './previous-waf-store.js';
-import { bit, insertSql, type Prepare, pagedList, updatedOne, updateSql, type Values } from './sqlite.js';
+import {
+  bit,
+  COUNT,
+  insertSql,
+  type Prepare,
+  pagedList,
+  parseJson as parse,
+  type Sql,
+  updatedOne,
+  updateSql,
+  type Values,
+} from './sql.js';
 import type { TableName } from './store.js';
 
 /**
- * The SQLite tables of the previous WAF and its migration (migration 2 in ./migrations.ts). Called when a
- * store opens; nothing here runs at module load, since this module and ./sqlite.ts import each other.
+ * The tables of the previous WAF and its migration (migration 2 in ./migrations.ts), on either database.
  */
 
 /** The tables of this file; deleting a zone cascades to each. */
@@ -25,7 +35,7 @@ export const PREVIOUS_WAF_TABLES: readonly TableName[] = [
   'wafMigrations',
 ];
 
-export function previousWafTables(prepare: Prepare) {
+export function previousWafTables({ prepare }: Sql) {
   return {
     wafSettings: wafSettingTable(prepare),
     wafOverrides: wafOverrideTable(prepare),
@@ -33,8 +43,6 @@ export function previousWafTables(prepare: Prepare) {
     wafMigrations: wafMigrationTable(prepare),
   };
 }
-
-const parse = <T>(text: unknown): T => JSON.parse(text as string) as T;
 
 // ——— settings ———
 
@@ -60,8 +68,8 @@ function wafSettingTable(prepare: Prepare): WafSettingTable {
     { writes: ['wafSettings'] },
   );
   return {
-    list: (zoneId) =>
-      list.all({ zone_id: zoneId }).map(
+    list: async (zoneId) =>
+      (await list.all({ zone_id: zoneId })).map(
         (row): WafSettingRecord => ({
           zoneId: row.zone_id,
           kind: row.kind as WafSettingKind,
@@ -70,15 +78,16 @@ function wafSettingTable(prepare: Prepare): WafSettingTable {
           modifiedOn: row.modified_on,
         }),
       ),
-    put: (setting) =>
-      void put.run({
+    put: async (setting) =>
+      void (await put.run({
         zone_id: setting.zoneId,
         kind: setting.kind,
         item_id: setting.itemId,
         settings: JSON.stringify(setting.settings),
         modified_on: setting.modifiedOn,
-      }),
-    delete: (zoneId, kind, itemId) => remove.run({ zone_id: zoneId, kind, item_id: itemId }) > 0,
+      })),
+    delete: async (zoneId, kind, itemId) =>
+      (await remove.run({ zone_id: zoneId, kind, item_id: itemId })) > 0,
   };
 }
 
@@ -143,24 +152,24 @@ function wafOverrideTable(prepare: Prepare): WafOverrideTable {
     writes,
   );
   const count = prepare<{ zone_id: string }, { n: number }>(
-    'SELECT count(*) AS n FROM waf_overrides WHERE zone_id = @zone_id',
+    `SELECT ${COUNT} FROM waf_overrides WHERE zone_id = @zone_id`,
   );
   return {
     list: (zoneId, page) => list({ zone_id: zoneId }, page),
-    get: (zoneId, id) => {
-      const values = get.get({ zone_id: zoneId, id });
+    get: async (zoneId, id) => {
+      const values = await get.get({ zone_id: zoneId, id });
       return values === undefined ? undefined : readOverride(values);
     },
-    insert: (o) =>
-      void insert.run({ ...overrideToRow(o), created_on: o.createdOn, modified_on: o.modifiedOn }),
-    update: (o) =>
+    insert: async (o) =>
+      void (await insert.run({ ...overrideToRow(o), created_on: o.createdOn, modified_on: o.modifiedOn })),
+    update: async (o) =>
       updatedOne(
-        update.run({ ...overrideToRow(o), created_on: o.createdOn, modified_on: o.modifiedOn }),
+        await update.run({ ...overrideToRow(o), created_on: o.createdOn, modified_on: o.modifiedOn }),
         'WAF override',
         o.id,
       ),
-    delete: (zoneId, id) => remove.run({ zone_id: zoneId, id }) > 0,
-    count: (zoneId) => count.get({ zone_id: zoneId })?.n ?? 0,
+    delete: async (zoneId, id) => (await remove.run({ zone_id: zoneId, id })) > 0,
+    count: async (zoneId) => (await count.get({ zone_id: zoneId }))?.n ?? 0,
   };
 }
 
@@ -217,14 +226,14 @@ function pageRuleTable(prepare: Prepare): PageRuleTable {
     writes,
   );
   return {
-    list: (zoneId) => list.all({ zone_id: zoneId }).map(readPageRule),
-    get: (zoneId, id) => {
-      const values = get.get({ zone_id: zoneId, id });
+    list: async (zoneId) => (await list.all({ zone_id: zoneId })).map(readPageRule),
+    get: async (zoneId, id) => {
+      const values = await get.get({ zone_id: zoneId, id });
       return values === undefined ? undefined : readPageRule(values);
     },
-    insert: (rule) => void insert.run(pageRuleToRow(rule)),
-    update: (rule) => updatedOne(update.run(pageRuleToRow(rule)), 'page rule', rule.id),
-    delete: (zoneId, id) => remove.run({ zone_id: zoneId, id }) > 0,
+    insert: async (rule) => void (await insert.run(pageRuleToRow(rule))),
+    update: async (rule) => updatedOne(await update.run(pageRuleToRow(rule)), 'page rule', rule.id),
+    delete: async (zoneId, id) => (await remove.run({ zone_id: zoneId, id })) > 0,
   };
 }
 
@@ -240,13 +249,13 @@ function wafMigrationTable(prepare: Prepare): WafMigrationTable {
     { writes: ['wafMigrations'] },
   );
   return {
-    get: (zoneId) => {
-      const row = get.get({ zone_id: zoneId });
+    get: async (zoneId) => {
+      const row = await get.get({ zone_id: zoneId });
       return row === undefined
         ? undefined
         : { zoneId, state: row.state as WafMigrationRecord['state'], changedOn: row.changed_on };
     },
-    put: (record) =>
-      void put.run({ zone_id: record.zoneId, state: record.state, changed_on: record.changedOn }),
+    put: async (record) =>
+      void (await put.run({ zone_id: record.zoneId, state: record.state, changed_on: record.changedOn })),
   };
 }
