@@ -481,7 +481,8 @@ async function main(): Promise<void> {
         ),
       );
     }
-    const creationRows: [string, number, Row][] = [];
+    // [row, creations stored while it ran]: counted right after each row, since the PostgreSQL rows share a database.
+    const creationRows: [Row, number][] = [];
     const creationTargets: [string, string | string[], number | undefined][] = [
       ['create one filter (in-memory store)', servers.memory, 0.4],
       ['create one filter (database file, WAL, synchronous=FULL)', servers.file.full, undefined],
@@ -505,12 +506,11 @@ async function main(): Promise<void> {
         requests: creations(base),
       });
       rows.push(row);
-      creationRows.push([first, before, row]);
+      creationRows.push([row, (await count(first)) - before]);
     }
     // Every acknowledged creation (warm-ups included) is stored. Requests still in flight when autocannon
     // stops (at most one per connection, at the end of each warm-up and each window) may be stored unseen.
-    for (const [base, before, row] of creationRows) {
-      const stored = (await count(base)) - before;
+    for (const [row, stored] of creationRows) {
       const acknowledged = row.service.reduce(
         (sum, { result }) => sum + result['2xx'] + (result.warmup?.['2xx'] ?? 0),
         0,

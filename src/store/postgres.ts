@@ -5,7 +5,7 @@ import { migratePostgres } from './postgres-migrations.js';
 import { POSTGRES, type Prepare, type Query, type QueryOptions } from './sql.js';
 import type { Store, StoreTransaction, TableName } from './store.js';
 import { storeTables } from './tables.js';
-import { InFlight, Mutex, TransactionScope, WriteCounters } from './transactions.js';
+import { InFlight, Mutex, WriteCounters } from './transactions.js';
 
 /**
  * The PostgreSQL store: several service instances on one database. Each transaction takes a connection of
@@ -124,7 +124,6 @@ function positional(sql: string): { text: string; names: string[] } {
 async function postgresStore(driver: Driver, channel: string): Promise<Store> {
   const counters = new WriteCounters();
   const inFlight = new InFlight();
-  const scope = new TransactionScope();
   // Statements by SQL, numbered once per store: the same name on every connection, which prepares it once.
   const statements = new Map<string, { name: string; text: string; names: string[] }>();
   // Until the first notification channel is up, and whenever it was lost, every read may be stale.
@@ -196,7 +195,13 @@ async function postgresStore(driver: Driver, channel: string): Promise<Store> {
     let broken = false;
     const session = sessionOf(connection);
     try {
-      await connection.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      try {
+        await connection.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      } catch (error) {
+        // Not an answer of the server: the connection itself failed, and goes.
+        broken = !isDatabaseError(error);
+        throw error;
+      }
       session.active = true;
       try {
         const result = await work(session.tables);
@@ -208,6 +213,8 @@ async function postgresStore(driver: Driver, channel: string): Promise<Store> {
         await connection.query('COMMIT');
         return result;
       } catch (error) {
+        // The work's own errors (a refusal) leave the connection sound; one that cannot even roll back
+        // is not, and goes.
         try {
           await connection.query('ROLLBACK');
         } catch {
@@ -218,9 +225,6 @@ async function postgresStore(driver: Driver, channel: string): Promise<Store> {
         session.active = false;
         counters.transactionEnded(session.written);
       }
-    } catch (error) {
-      if (!RETRYABLE.has((error as { code?: string }).code ?? '') && !isDatabaseError(error)) broken = true;
-      throw error;
     } finally {
       release(broken);
     }
@@ -243,22 +247,19 @@ async function postgresStore(driver: Driver, channel: string): Promise<Store> {
   return {
     kind: 'postgres',
     async transaction(work) {
-      scope.assertNotNested();
-      return inFlight.track(() =>
-        scope.run(async () => {
-          for (let tries = 1; ; tries += 1) {
-            try {
-              return await attempt(work);
-            } catch (error) {
-              const code = (error as { code?: string }).code;
-              if (code === undefined || !RETRYABLE.has(code) || tries >= MAX_ATTEMPTS) throw error;
-              // Jittered and growing: instances that collided do not collide again in step.
-              const pause = Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** tries);
-              await new Promise((resolve) => setTimeout(resolve, pause));
-            }
+      return inFlight.track(async () => {
+        for (let tries = 1; ; tries += 1) {
+          try {
+            return await attempt(work);
+          } catch (error) {
+            const code = (error as { code?: string }).code;
+            if (code === undefined || !RETRYABLE.has(code) || tries >= MAX_ATTEMPTS) throw error;
+            // Jittered and growing: instances that collided do not collide again in step.
+            const pause = Math.random() * Math.min(MAX_BACKOFF_MS, 2 ** tries);
+            await new Promise((resolve) => setTimeout(resolve, pause));
           }
-        }),
-      );
+        }
+      });
     },
     generation(tables) {
       if (closed) throw new Error('the store is closed');
@@ -267,9 +268,6 @@ async function postgresStore(driver: Driver, channel: string): Promise<Store> {
       return counters.generation(tables);
     },
     close() {
-      if (scope.isInside()) {
-        return Promise.reject(new Error('the store cannot be closed inside one of its transactions'));
-      }
       return inFlight.close(() => {
         closed = true;
         return driver.end();

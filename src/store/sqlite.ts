@@ -5,7 +5,7 @@ import { type Prepare, type Query, type QueryOptions, SQLITE } from './sql.js';
 import type { Store, StoreTransaction, TableName } from './store.js';
 import { SYNCHRONOUS_MODES, type Synchronous } from './synchronous.js';
 import { storeTables } from './tables.js';
-import { InFlight, Mutex, TransactionScope, WriteCounters } from './transactions.js';
+import { InFlight, Mutex, WriteCounters } from './transactions.js';
 
 /**
  * The SQLite store (better-sqlite3). One connection per store, so one transaction at a time: the others
@@ -75,7 +75,6 @@ function sqliteStore(db: Database.Database): Store {
   const inFlight = new InFlight();
   const mutex = new Mutex();
   const written = new Set<TableName>();
-  const scope = new TransactionScope();
   let active = false;
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   let seenDataVersion = dataVersion.get();
@@ -131,11 +130,10 @@ function sqliteStore(db: Database.Database): Store {
   return {
     kind: 'sqlite',
     async transaction(work) {
-      scope.assertNotNested();
       return inFlight.track(async () => {
         const release = await mutex.acquire();
         try {
-          return await scope.run(() => runOne(work));
+          return await runOne(work);
         } finally {
           release();
         }
@@ -155,9 +153,6 @@ function sqliteStore(db: Database.Database): Store {
       return counters.generation(tables);
     },
     close() {
-      if (scope.isInside()) {
-        return Promise.reject(new Error('the store cannot be closed inside one of its transactions'));
-      }
       return inFlight.close(() => {
         if (db.open) db.close();
       });

@@ -1,7 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TableName } from './store.js';
 
-/** What both stores share around their transactions: generations, nesting, one at a time, closing. */
+/** What both stores share around their transactions: generations, one at a time, closing. */
 
 const TABLES: readonly TableName[] = [
   'accounts',
@@ -54,28 +53,6 @@ export class WriteCounters {
     let generation = this.otherCommits;
     for (const table of tables) generation += this.written[table];
     return generation;
-  }
-}
-
-/**
- * Refuses a transaction started from inside another's work, in the same store: it would wait for the outer
- * one to end, which waits for it. The async context tells nesting apart from concurrent requests.
- */
-export class TransactionScope {
-  private readonly inside = new AsyncLocalStorage<true>();
-
-  assertNotNested(): void {
-    if (this.isInside()) {
-      throw new Error('store transactions cannot be nested: call store.transaction() once per operation');
-    }
-  }
-
-  run<T>(work: () => Promise<T>): Promise<T> {
-    return this.inside.run(true, work);
-  }
-
-  isInside(): boolean {
-    return this.inside.getStore() === true;
   }
 }
 

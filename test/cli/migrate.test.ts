@@ -47,6 +47,10 @@ describe('cfrules migrate', () => {
     expect((await cfrules(['migrate', '--database', database])).stdout).toBe(
       `${database}: up to date (schema version ${schemaVersion})\n`,
     );
+    // export --db reads a PostgreSQL database as it reads a SQLite file: the first start's zone.
+    const exported = await cfrules(['export', 'zone', '--zone', 'example.com', '--db', database]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(JSON.parse(exported.stdout)).toMatchObject({ plan: 'enterprise' });
   });
 
   it('says why it cannot, with the password hidden, and refuses two databases', async () => {

@@ -604,20 +604,6 @@ export function storeContract(name: string, open: () => Promise<Store>, ranOn?: 
         expect(await run(async (tx) => tx.filters.count(z.id))).toBe(0);
       });
 
-      it('refuse to nest', async () => {
-        const z = await zoneFixture();
-        await expect(
-          run(async (tx) => {
-            await tx.filters.insert(filter(z.id));
-            await run(async () => 1);
-          }),
-        ).rejects.toThrow(/cannot be nested/);
-        expect(await run(async (tx) => tx.filters.count(z.id))).toBe(0);
-        // The store still works afterwards.
-        await run(async (tx) => tx.filters.insert(filter(z.id)));
-        expect(await run(async (tx) => tx.filters.count(z.id))).toBe(1);
-      });
-
       it('run one after another when started together, each seeing the writes of those before', async () => {
         const z = await zoneFixture();
         // Each reads the count, yields, then writes: interleaved, two would read the same count.
@@ -712,11 +698,6 @@ export function storeContract(name: string, open: () => Promise<Store>, ranOn?: 
         const closing = store.close();
         expect(await writing).toBe('written');
         await closing;
-      });
-
-      it('is refused inside a transaction', async () => {
-        await expect(run(async () => store.close())).rejects.toThrow(/inside one of its transactions/);
-        expect(await run(async () => 1)).toBe(1);
       });
     });
   });
