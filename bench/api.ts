@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { API_PREFIX, buildApp } from '../src/http/app.js';
 import { applyConfig, readConfig } from '../src/service/setup.js';
@@ -118,19 +118,35 @@ async function serveInWorker(): Promise<void> {
   const schema = `bench_${process.pid}_${Date.now()}`;
 
   const stop = async () => {
+    for (const instance of instances) await instance.terminate();
     for (const app of apps) await app.close();
     for (const store of stores) await store.close();
     rmSync(dir, { recursive: true, force: true });
     if (postgresUrl) await dropSchema(postgresUrl, schema);
   };
 
-  /** One instance seeded as the in-memory one, then three instances on one database for the creations. */
+  /**
+   * One instance seeded as the in-memory one; for the creations, it and two more instances on the same
+   * database, each in a thread of its own (its own event loop, as a process of its own would have).
+   */
+  const instances: Worker[] = [];
   const postgresServers = async (url: string) => {
-    const open = () => openPostgresStore(url, { schema });
-    const one = await serveStore(await open());
+    const one = await serveStore(await openPostgresStore(url, { schema }));
     await seed(one);
-    const three = [one, await serveStore(await open()), await serveStore(await open())];
-    return { one, three };
+    const others: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const instance = new Worker(fileURLToPath(import.meta.url), {
+        workerData: { instance: { url, schema } },
+      });
+      instances.push(instance);
+      others.push(
+        await new Promise<string>((resolve, reject) => {
+          instance.once('message', resolve);
+          instance.once('error', reject);
+        }),
+      );
+    }
+    return { one, three: [one, ...others] };
   };
 
   let servers: Servers;
@@ -174,6 +190,15 @@ async function serveInWorker(): Promise<void> {
     port.close();
   });
   port.postMessage(servers);
+}
+
+/** A further PostgreSQL instance, in a thread of its own: posts its base URL once it listens. */
+async function serveInstance({ url, schema }: { url: string; schema: string }): Promise<void> {
+  const store = await openPostgresStore(url, { schema });
+  await applyConfig(store, readConfig(CONFIG));
+  const app = buildApp({ store });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  parentPort?.postMessage(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`);
 }
 
 async function dropSchema(url: string, schema: string): Promise<void> {
@@ -562,10 +587,10 @@ commit is fsynced before the answer, so the row measures the disk as much as the
 \`--synchronous normal\` commits are fsynced at checkpoints only (see docs/api.md for what that risks).
 The PostgreSQL rows (run with CFRULES_BENCH_POSTGRES=postgres://…, a
 local server) are the same requests on the PostgreSQL store: a pool of 10 connections, every transaction
-SERIALIZABLE, a NOTIFY per write; "three instances" are three services in the same worker thread on one
-database, autocannon spreading its connections over them, so the row measures what several instances
-cost each other (serialisation, notifications dropping each other's caches), not the throughput that
-three processes on more cores would add. Any error, timeout or non-2xx answer fails the benchmark. On this shared 2-vCPU VM the in-memory rows vary
+SERIALIZABLE, a NOTIFY per write; "three instances" are three services on one database, each in a thread
+of its own (its own event loop and pool, as processes would have), autocannon spreading its connections
+over them: on 2 vCPUs shared with the server and the load generator, it shows what instances cost each
+other (serialisation retries, each other's notifications) more than what more cores would add. Any error, timeout or non-2xx answer fails the benchmark. On this shared 2-vCPU VM the in-memory rows vary
 by ±30% between runs, and the synchronous=FULL row, which waits on the disk's fsync, by up to 5×: in the
 runs of 2026-11-24 before migration 4, the in-memory creation gave 0.25× its baseline with the machine
 quiet (load average 2.6) and 0.36–0.43× while a neighbour kept it at 7–20 (the bare route then loses more
@@ -592,4 +617,5 @@ synchronous=FULL gave 2,562 requests/s quiet and 237–1,053 loaded, synchronous
 
 // Last, once every declaration above is initialised.
 if (isMainThread) await main();
+else if (workerData?.instance) await serveInstance(workerData.instance);
 else await serveInWorker();
