@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOUDFLARE_MANAGED_RULESET_ID } from '../../src/engine/managed/index.js';
 import { CODES } from '../../src/service/errors.js';
+import { FILTER_LIMIT } from '../../src/service/filters.js';
 import { RULE_QUOTA } from '../../src/service/firewall-rules.js';
 import { type ServeProcess, startServe } from '../cli/serve-process.js';
 import type {} from '../summary-reporter.js';
@@ -176,6 +177,31 @@ if (server === undefined || server === '') {
       const status = await call(1, 'GET', `/zones/${ZONES.business}/waf_migration/status`);
       expect(status.body.result.migration_state).toBe('complete');
 
+      expect(answers.filter((answer) => answer.status >= 500)).toEqual([]);
+    });
+
+    it("holds a zone's 5,000 filters when the last creations race on the instances left", async () => {
+      const filters = `/zones/${ZONES.business}/filters`;
+      const expression = (i: number) => `http.request.uri.path eq "/limit/${i}"`;
+      // 4,990 filters in batches, then 30 single creations for the last 10 places, on both instances at once.
+      for (let start = 0; start < FILTER_LIMIT - 10; start += 1000) {
+        const batch = Array.from({ length: Math.min(1000, FILTER_LIMIT - 10 - start) }, (_, i) => ({
+          expression: expression(start + i),
+        }));
+        expect((await call(0, 'POST', filters, batch)).status).toBe(200);
+      }
+      const racing = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          call(i % 2, 'POST', filters, [{ expression: expression(FILTER_LIMIT + i) }]),
+        ),
+      );
+      expect(racing.filter((answer) => answer.status === 200)).toHaveLength(10);
+      for (const refused of racing.filter((answer) => answer.status !== 200)) {
+        expect(refused.status).toBe(400);
+        expect(refused.body.errors[0].code).toBe(CODES.filterLimitReached);
+      }
+      const listed = await call(1, 'GET', `${filters}?per_page=5`);
+      expect(listed.body.result_info.total_count).toBe(FILTER_LIMIT);
       expect(answers.filter((answer) => answer.status >= 500)).toEqual([]);
     });
 
