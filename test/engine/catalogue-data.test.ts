@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueFromSources } from '../../src/engine/managed/catalogue-source.js';
-import { catalogueConditions, catalogueValueBuilder } from '../../src/engine/managed/conditions.js';
+import {
+  catalogueConditions,
+  catalogueValueBuilder,
+  catalogueValues,
+  conditionValueKeys,
+  valueTableFor,
+} from '../../src/engine/managed/conditions.js';
 import { conditionTable } from '../../src/engine/managed/conditions-table.js';
-import { managedRulesContext } from '../../src/engine/managed/evaluate.js';
+import { catalogueOptions, managedRulesContext } from '../../src/engine/managed/evaluate.js';
 import {
   cloudflareManagedRuleIds,
   cloudflareManagedRuleset,
@@ -53,24 +59,37 @@ describe("the managed catalogue's data (src/engine/managed/catalogue.json, regex
   });
 
   it('name values whose text builds them back (the index compiles them from it)', () => {
-    const build = catalogueValueBuilder({
-      plan: 'enterprise',
-      phase: 'http_request_firewall_managed',
-      managedRuleset: true,
-      maxLength: Number.POSITIVE_INFINITY,
-      lints: false,
-    });
-    const keys = new Set<string>();
-    for (const condition of Object.values(catalogueConditions))
-      for (const atom of condition ?? []) {
-        keys.add(atom.in);
-        if ('pieces' in atom) for (const piece of atom.pieces) keys.add(piece);
-      }
-    expect(keys.size).toBeGreaterThan(100);
+    const build = catalogueValueBuilder(catalogueOptions('http_request_firewall_managed'), {});
+    const keys = conditionValueKeys(catalogueConditions);
+    expect(keys.length).toBeGreaterThan(100);
     for (const key of keys) {
       const each = key.endsWith('[*]');
       const source = each ? key.slice(0, -3) : key;
       expect(valueKey(build(source, each)), key).toBe(source);
+    }
+  });
+
+  it('hold the checked tree of every value the conditions name, which builds the same reader as its text', () => {
+    const options = catalogueOptions('http_request_firewall_managed');
+    expect(catalogueValues).toEqual(valueTableFor(catalogueConditions, options));
+    const fromText = catalogueValueBuilder(options, {});
+    const fromData = catalogueValueBuilder(options);
+    // Spans aside (a value read from data stands for no text), and definitions compared apart, by identity.
+    const withoutSpans = (value: unknown): unknown =>
+      JSON.parse(
+        JSON.stringify(value, (key, item) =>
+          key === 'span' || key === 'definition' ? undefined : typeof item === 'bigint' ? `${item}n` : item,
+        ),
+      );
+    const keys = conditionValueKeys(catalogueConditions);
+    expect(Object.keys(catalogueValues).sort()).toEqual([...keys].sort());
+    for (const key of keys) {
+      const each = key.endsWith('[*]');
+      const source = each ? key.slice(0, -3) : key;
+      const [text, data] = [fromText(source, each), fromData(source, each)];
+      expect(withoutSpans(data), key).toEqual(withoutSpans(text));
+      // The definitions are the scheme's own objects, as the checker gives them.
+      expect(definitionsOf(data), key).toEqual(definitionsOf(text));
     }
   });
 
@@ -97,3 +116,15 @@ describe("the managed catalogue's data (src/engine/managed/catalogue.json, regex
     expect(candidates).toBeLessThan((entries.length * filters.length) / 2);
   });
 });
+
+/** The definition objects of a typed tree, in the order they stand (compared by identity). */
+function definitionsOf(value: unknown): unknown[] {
+  const out: unknown[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) visit(item);
+    else if (typeof node === 'object' && node !== null)
+      for (const [key, item] of Object.entries(node)) key === 'definition' ? out.push(item) : visit(item);
+  };
+  visit(value);
+  return out;
+}

@@ -1,7 +1,10 @@
 import type { TypedExpression, TypedValue } from '../../check/typed-ast.js';
+import { typedValueFromData, typedValueToData } from '../../check/typed-data.js';
 import { type ValidateOptions, validate } from '../../check/validate.js';
+import { cloudflareScheme } from '../../scheme/scheme.js';
 import type { ConditionData, ValueBuilder } from '../program/condition-data.js';
 import table from './conditions.json' with { type: 'json' };
+import valueTable from './values.json' with { type: 'json' };
 
 /**
  * What the zone program's index needs of each catalogue rule — the literals a request must hold for the rule
@@ -14,24 +17,65 @@ import table from './conditions.json' with { type: 'json' };
 export const catalogueConditions = table as unknown as Readonly<Record<string, ConditionData>>;
 
 /**
- * Builds the trees of the values the table names, each once, checked as the catalogue's rules are: the
- * value is put in a comparison (element by element for an array) and taken back out of the checked tree.
- * Throws when a text is not such a value: the table is data shipped with cfrules, and its test builds
- * every value it names.
+ * The checked trees of the values the conditions name, by key, as data (src/check/typed-data.ts): the
+ * index compiles a reader for each of them when a zone is compiled, and checking ~400 texts was the larger
+ * part of what was left of that time. Written by `npm run catalogue` with the conditions.
  */
-export function catalogueValueBuilder(options: ValidateOptions): ValueBuilder {
+export const catalogueValues = valueTable as Readonly<Record<string, unknown>>;
+
+/** The keys of the values the conditions name (`waf.args.values[*]`, `url_decode(http.cookie)`), once each. */
+export function conditionValueKeys(conditions: Readonly<Record<string, ConditionData>>): string[] {
+  const keys = new Set<string>();
+  for (const condition of Object.values(conditions))
+    for (const atom of condition ?? []) {
+      keys.add(atom.in);
+      if ('pieces' in atom) for (const piece of atom.pieces) keys.add(piece);
+    }
+  return [...keys];
+}
+
+/**
+ * Builds the trees of the values the table names, each once: from the values table when it holds the key,
+ * otherwise checked as the catalogue's rules are (the value is put in a comparison, element by element for
+ * an array, and taken back out of the checked tree). Throws when a text is not such a value: the table is
+ * data shipped with cfrules, and its test builds every value it names.
+ */
+export function catalogueValueBuilder(
+  options: ValidateOptions,
+  known: Readonly<Record<string, unknown>> = catalogueValues,
+): ValueBuilder {
   const values = new Map<string, TypedValue>();
   return (source, each) => {
     const key = each ? `${source}[*]` : source;
     let value = values.get(key);
     if (!value) {
-      const checked = validate(each ? `any(${source}[*] eq "")` : `${source} eq ""`, options);
-      value = checked.ok && checked.ast ? testedValueIn(checked.ast, each) : undefined;
+      const data = known[key];
+      value =
+        data === undefined ? checkedValue(source, each, options) : typedValueFromData(data, cloudflareScheme);
       if (!value) throw new Error(`the managed rules' index names a value it cannot build: ${key}`);
       values.set(key, value);
     }
     return value;
   };
+}
+
+/** The values table for these conditions: each value checked from its text, written as data. */
+export function valueTableFor(
+  conditions: Readonly<Record<string, ConditionData>>,
+  options: ValidateOptions,
+): Record<string, unknown> {
+  const build = catalogueValueBuilder(options, {});
+  const out: Record<string, unknown> = {};
+  for (const key of conditionValueKeys(conditions).sort()) {
+    const each = key.endsWith('[*]');
+    out[key] = typedValueToData(build(each ? key.slice(0, -3) : key, each));
+  }
+  return out;
+}
+
+function checkedValue(source: string, each: boolean, options: ValidateOptions): TypedValue | undefined {
+  const checked = validate(each ? `any(${source}[*] eq "")` : `${source} eq ""`, options);
+  return checked.ok && checked.ast ? testedValueIn(checked.ast, each) : undefined;
 }
 
 function testedValueIn(ast: TypedExpression, each: boolean): TypedValue | undefined {

@@ -3,6 +3,7 @@ import { validate } from '../../check/validate.js';
 import { type CompileOptions, compile, type Filter } from '../../eval/compile.js';
 import { layoutFor, RequestContext } from '../../eval/context.js';
 import type { SampleRequest } from '../../request/index.js';
+import type { Phase } from '../../scheme/profile.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
 import { type ConditionData, conditionFromData, type ValueBuilder } from '../program/condition-data.js';
 import type { FilterWithCondition } from '../program/index.js';
@@ -43,6 +44,20 @@ const compiledRulesets = new WeakMap<ManagedRuleset, readonly CompiledRule<Manag
  */
 const filtersByExpression = new Map<string, Filter>();
 
+/** How the catalogue's expressions are checked and compiled. */
+export function catalogueOptions(phase: Phase): CompileOptions {
+  // Cloudflare's own rules: the managed-only fields and functions, and no customer length limit.
+  return {
+    plan: 'enterprise',
+    phase,
+    lints: false,
+    managedRuleset: true,
+    maxLength: Number.POSITIVE_INFINITY,
+    // The catalogue's tests check every pattern in full; every process need not parse them again.
+    checkRegexes: false,
+  };
+}
+
 /**
  * The rules of a ruleset with their filters, once per ruleset. Each filter is compiled the first time it
  * runs: for one request, a zone runs only the rules its index names, so a command that simulates a few
@@ -58,16 +73,7 @@ export function compiledRules<Rule extends ManagedRule>(
   let compiled = compiledRulesets.get(ruleset);
   if (!compiled) {
     addCatalogueRegexPlans();
-    // Cloudflare's own rules: the managed-only fields and functions, and no customer length limit.
-    const options: CompileOptions = {
-      plan: 'enterprise',
-      phase: ruleset.phase,
-      lints: false,
-      managedRuleset: true,
-      maxLength: Number.POSITIVE_INFINITY,
-      // The catalogue's tests check every pattern in full; every process need not parse them again.
-      checkRegexes: false,
-    };
+    const options = catalogueOptions(ruleset.phase);
     // The values the index tests, built from their source text once however many rules name them.
     const values = catalogueValueBuilder(options);
     compiled = ruleset.rules.map((rule) => {

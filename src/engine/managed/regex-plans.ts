@@ -1,4 +1,5 @@
-import type { TypedExpression } from '../../check/typed-ast.js';
+import { parameterAt } from '../../check/arguments.js';
+import type { TypedCall, TypedExpression } from '../../check/typed-ast.js';
 import { addRegexPlans, type RegexPlanData } from '../../regex/index.js';
 import table from './regex-plans.json' with { type: 'json' };
 
@@ -20,7 +21,10 @@ export function addCatalogueRegexPlans(): void {
   added = true;
 }
 
-/** The patterns of an expression's `matches` comparisons, in the order they stand. */
+/**
+ * The patterns of an expression's `matches` comparisons and of its functions' regex arguments
+ * (`waf_values_except(http.request.headers, "(?i)^Referer$")`), in the order they stand.
+ */
 export function regexPatternsOf(expression: TypedExpression): string[] {
   const patterns: string[] = [];
   const visit = (node: unknown): void => {
@@ -31,6 +35,14 @@ export function regexPatternsOf(expression: TypedExpression): string[] {
     if (typeof node !== 'object' || node === null) return;
     const record = node as Record<string, unknown>;
     if (record.kind === 'regex' && typeof record.pattern === 'string') patterns.push(record.pattern);
+    if (record.kind === 'call') {
+      const call = node as TypedCall;
+      call.args.forEach((argument, index) => {
+        const isPattern = parameterAt(call.definition, index)?.pattern === 'regex';
+        if (isPattern && argument.kind === 'literal' && typeof argument.value === 'string')
+          patterns.push(argument.value);
+      });
+    }
     // A definition is the scheme's (fields and functions), not part of the expression.
     for (const [key, value] of Object.entries(record)) if (key !== 'definition') visit(value);
   };

@@ -56,7 +56,21 @@ export type ValueBuilder = (source: string, each: boolean) => TypedValue;
 /** The condition back from data; `buildValue` is called the first time a value's tree is asked for. */
 export function conditionFromData(data: ConditionData, buildValue: ValueBuilder): Condition {
   if (data === null) return undefined;
-  const tested = (key: string): Tested => lazyTested(key, buildValue);
+  // One Tested per key for all the conditions a builder reads (the same values recur in hundreds of rules).
+  let known = testedByBuilder.get(buildValue);
+  if (!known) {
+    known = new Map();
+    testedByBuilder.set(buildValue, known);
+  }
+  const cache = known;
+  const tested = (key: string): Tested => {
+    let value = cache.get(key);
+    if (!value) {
+      value = lazyTested(key, buildValue);
+      cache.set(key, value);
+    }
+    return value;
+  };
   return data.flatMap((atom): Atom[] => {
     const value = tested(atom.in);
     if ('equals' in atom) return [{ kind: 'equals', value, values: atom.equals }];
@@ -65,6 +79,8 @@ export function conditionFromData(data: ConditionData, buildValue: ValueBuilder)
     return atom.texts.map((literal) => ({ kind: 'text', value, literal, place, pieces }));
   });
 }
+
+const testedByBuilder = new WeakMap<ValueBuilder, Map<string, Tested>>();
 
 const EACH = '[*]';
 

@@ -5,6 +5,7 @@ import type { IpAddress, IpRange } from '../../scheme/ip.js';
 import { asciiLower, type Value } from '../../scheme/values.js';
 import type { Candidates, RuleMatcher } from '../matcher.js';
 import {
+  type Atom,
   type Condition,
   conditionOf,
   countTestedValues,
@@ -95,8 +96,25 @@ class IndexedProgram {
     this.always = new Uint8Array(filters.length);
     const equals = new Map<string, Map<string, number[]>>();
     const ips = new Map<string, { range: IpRange; rule: number }[]>();
-    const texts: TextEntry[] = [];
     const pieceNumbers = new Map<string, number>();
+    // Atoms read from data share their pieces (one array for all the literals of a value): numbered once.
+    const numbersOfPieces = new WeakMap<readonly Tested[], number[]>();
+    const pieceNumbersOf = (atom: Extract<Atom, { kind: 'text' }>): number[] => {
+      const pieces = atom.pieces ?? piecesOf(atom.value);
+      let numbers = numbersOfPieces.get(pieces);
+      if (!numbers) {
+        numbers = pieces.map((piece) => {
+          const key = this.key(piece);
+          return mapOf(pieceNumbers, key, () => this.pieces.push(this.reader(key)) - 1);
+        });
+        numbersOfPieces.set(pieces, numbers);
+      }
+      return numbers;
+    };
+    const scanner = new TextScanner(true);
+    const literalIds = new Map<string, number>();
+    const anywhere: PieceRules[][] = [];
+    const placed: TextUse[][] = [];
     // A filter whose condition is known already is not read again (its tree may not even be built yet).
     const toRead = filters.filter((f) => f.expression === 'filter' && !hasKnownCondition(f));
     const popularity = countTestedValues(toRead.map((f) => f.ast));
@@ -118,33 +136,22 @@ class IndexedProgram {
         } else if (atom.kind === 'ip') {
           const list = mapOf(ips, this.key(atom.value), () => []);
           for (const range of atom.ranges) list.push({ range, rule });
-        } else
-          for (const piece of atom.pieces ?? piecesOf(atom.value)) {
-            const key = this.key(piece);
-            const number = mapOf(pieceNumbers, key, () => this.pieces.push(this.reader(key)) - 1);
-            texts.push({
-              literal: asciiLower(atom.literal),
-              use: { rule, piece: number, place: atom.place },
-            });
+        } else {
+          const id = mapOf(literalIds, asciiLower(atom.literal), () => {
+            anywhere.push([]);
+            placed.push([]);
+            return scanner.add(asciiLower(atom.literal));
+          });
+          for (const piece of pieceNumbersOf(atom)) {
+            if (atom.place !== 'anywhere') (placed[id] as TextUse[]).push({ rule, piece, place: atom.place });
+            else addRule(anywhere[id] as PieceRules[], piece, rule);
           }
+        }
       }
     });
     for (const [key, values] of equals) this.equals.push({ read: this.reader(key), values });
     for (const [key, entries] of ips) this.ips.push({ read: this.reader(key), index: new IpIndex(entries) });
-    if (texts.length > 0) {
-      const scanner = new TextScanner(true);
-      const ids = new Map<string, number>();
-      const anywhere: PieceRules[][] = [];
-      const placed: TextUse[][] = [];
-      for (const { literal, use } of texts) {
-        const id = mapOf(ids, literal, () => {
-          anywhere.push([]);
-          placed.push([]);
-          return scanner.add(literal);
-        });
-        if (use.place !== 'anywhere') (placed[id] as TextUse[]).push(use);
-        else addRule(anywhere[id] as PieceRules[], use.piece, use.rule);
-      }
+    if (literalIds.size > 0) {
       scanner.build();
       this.text = { scanner, anywhere, placed, foundIn: new Int32Array(anywhere.length) };
     }
@@ -244,11 +251,6 @@ class CandidateMarks implements Candidates {
     this.marks[rule] = 1;
     this.indices.push(rule);
   }
-}
-
-interface TextEntry {
-  literal: string;
-  use: TextUse;
 }
 
 /** A Bytes value, or each Bytes element of an array value. */
