@@ -86,6 +86,7 @@ function setRegExpFlags() {
   const v8 = process.getBuiltinModule('node:v8');
   v8.setFlagsFromString('--enable-experimental-regexp-engine');
   v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+  v8.setFlagsFromString('--no-regexp-tier-up');
 }
 
 /**
