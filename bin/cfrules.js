@@ -86,7 +86,6 @@ function setRegExpFlags() {
   const v8 = process.getBuiltinModule('node:v8');
   v8.setFlagsFromString('--enable-experimental-regexp-engine');
   v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
-  v8.setFlagsFromString('--no-regexp-tier-up');
 }
 
 /**
