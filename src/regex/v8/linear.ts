@@ -11,7 +11,7 @@ import { translatePattern, UnsupportedPattern } from './translate.js';
  * Time: V8's backtracking engine alone can take exponential time (`^(a|a)*b$`). V8 also has a linear-time
  * engine (an automaton simulation), and a switch that makes a RegExp fall back to it once one search has
  * backtracked too much (V8's default: 50,000 backtracks). Both are turned on here, process-wide, the first
- * time a pattern is compiled (with native code from the first search on, see below); they change nothing for regexes that do not backtrack that much. A pattern is
+ * time a pattern is compiled; they change nothing for regexes that do not backtrack that much. A pattern is
  * run by V8 only if the linear engine accepts it (the `l` flag compiles it): those patterns cannot run
  * away. The others (counted repetitions of large groups such as `(.*a){20}`, which the linear engine
  * refuses) stay on RE2, as do patterns read as Unicode and every `exec` (regex_replace's captures).
@@ -34,11 +34,6 @@ function linearEngineAvailable(): boolean {
       if (!v8) throw new Error('no node:v8');
       v8.setFlagsFromString('--enable-experimental-regexp-engine');
       v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
-      // Native code at once, rather than bytecode interpreted for the first search and compiled again for the
-      // second (V8's default tier-up): a rules engine runs each pattern many times, and for the managed
-      // catalogue's patterns the two steps cost three times one (issue 22: 161 ms against 48 ms for the 335
-      // translated patterns, the price of a process's first answers).
-      v8.setFlagsFromString('--no-regexp-tier-up');
       new RegExp('a', LINEAR_FLAG);
       available = true;
     } catch {
