@@ -20,6 +20,7 @@ import {
 import { catalogueRegexPlans } from '../../src/engine/managed/regex-plans.js';
 import { regexPlanTable } from '../../src/engine/managed/regex-plans-table.js';
 import type { RuleMatcher } from '../../src/engine/matcher.js';
+import { valueKeyParts } from '../../src/engine/program/condition-data.js';
 import { indexedMatcher } from '../../src/engine/program/index.js';
 import type { RequestContext } from '../../src/eval/context.js';
 import { valueKey } from '../../src/eval/value-key.js';
@@ -63,8 +64,7 @@ describe("the managed catalogue's data (src/engine/managed/catalogue.json, regex
     const keys = conditionValueKeys(catalogueConditions);
     expect(keys.length).toBeGreaterThan(100);
     for (const key of keys) {
-      const each = key.endsWith('[*]');
-      const source = each ? key.slice(0, -3) : key;
+      const { source, each } = valueKeyParts(key);
       expect(valueKey(build(source, each)), key).toBe(source);
     }
   });
@@ -84,8 +84,7 @@ describe("the managed catalogue's data (src/engine/managed/catalogue.json, regex
     const keys = conditionValueKeys(catalogueConditions);
     expect(Object.keys(catalogueValues).sort()).toEqual([...keys].sort());
     for (const key of keys) {
-      const each = key.endsWith('[*]');
-      const source = each ? key.slice(0, -3) : key;
+      const { source, each } = valueKeyParts(key);
       const [text, data] = [fromText(source, each), fromData(source, each)];
       expect(withoutSpans(data), key).toEqual(withoutSpans(text));
       // The definitions are the scheme's own objects, as the checker gives them.

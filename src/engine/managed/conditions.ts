@@ -2,7 +2,7 @@ import type { TypedExpression, TypedValue } from '../../check/typed-ast.js';
 import { typedValueFromData, typedValueToData } from '../../check/typed-data.js';
 import { type ValidateOptions, validate } from '../../check/validate.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
-import type { ConditionData, ValueBuilder } from '../program/condition-data.js';
+import { type ConditionData, type ValueBuilder, valueKeyParts } from '../program/condition-data.js';
 import table from './conditions.json' with { type: 'json' };
 import valueTable from './values.json' with { type: 'json' };
 
@@ -51,7 +51,9 @@ export function catalogueValueBuilder(
     if (!value) {
       const data = known[key];
       value =
-        data === undefined ? checkedValue(source, each, options) : typedValueFromData(data, cloudflareScheme);
+        data === undefined
+          ? checkedValue(source, each, options)
+          : typedValueFromData(data, options.scheme ?? cloudflareScheme);
       if (!value) throw new Error(`the managed rules' index names a value it cannot build: ${key}`);
       values.set(key, value);
     }
@@ -67,8 +69,8 @@ export function valueTableFor(
   const build = catalogueValueBuilder(options, {});
   const out: Record<string, unknown> = {};
   for (const key of conditionValueKeys(conditions).sort()) {
-    const each = key.endsWith('[*]');
-    out[key] = typedValueToData(build(each ? key.slice(0, -3) : key, each));
+    const { source, each } = valueKeyParts(key);
+    out[key] = typedValueToData(build(source, each));
   }
   return out;
 }

@@ -84,14 +84,20 @@ const testedByBuilder = new WeakMap<ValueBuilder, Map<string, Tested>>();
 
 const EACH = '[*]';
 
-function lazyTested(key: string, buildValue: ValueBuilder): Tested {
+/** A value's key read back: its source text, and whether it is tested element by element (`[*]`). */
+export function valueKeyParts(key: string): { source: string; each: boolean } {
   const each = key.endsWith(EACH);
+  return { source: each ? key.slice(0, -EACH.length) : key, each };
+}
+
+function lazyTested(key: string, buildValue: ValueBuilder): Tested {
+  const { source, each } = valueKeyParts(key);
   let node: TypedValue | undefined;
   return {
     key,
     ...(each ? { each } : {}),
     get node() {
-      node ??= buildValue(each ? key.slice(0, -EACH.length) : key, each);
+      node ??= buildValue(source, each);
       return node;
     },
   };
