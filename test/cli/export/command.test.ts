@@ -467,7 +467,7 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
     );
     await usage(
       ['export', 'terraform', '--zone', ZONE, '--token', 't', '--phase', 'http_request_sbfm'],
-      "unknown phase 'http_request_sbfm': expected one of http_request_firewall_custom, http_request_firewall_managed, http_ratelimit, http_request_dynamic_redirect, http_request_transform, http_request_origin, http_request_cache_settings, http_config_settings, http_request_late_transform, http_custom_errors, http_response_headers_transform, http_response_compression, http_log_custom_fields",
+      "unknown phase 'http_request_sbfm': expected one of http_request_firewall_custom, http_request_firewall_managed, http_ratelimit, http_request_dynamic_redirect, http_request_transform, http_config_settings, http_request_origin, http_request_late_transform, http_request_cache_settings, http_custom_errors, http_response_headers_transform, http_response_compression, http_log_custom_fields",
     );
     // Provider 4's blocks for the Rules products are not described: it writes the WAF's phases only.
     await usage(
