@@ -177,7 +177,8 @@ function runCase(
   if (expect.action !== undefined && result.action !== expect.action) {
     differences.push(`action: expected ${expect.action}, got ${result.action}${decidedText}`);
   }
-  const blocked = result.action !== 'none' && result.action !== 'allow';
+  // A redirect answers 3xx, not the 403 go-ftw looks for.
+  const blocked = result.action !== 'none' && result.action !== 'allow' && result.action !== 'redirect';
   if (expect.blocked !== undefined && blocked !== expect.blocked) {
     differences.push(
       expect.blocked
