@@ -42,7 +42,8 @@ YAML (.yaml, .yml) or JSON:
         not_fired: [admin-block]   # ids or refs that must not (optional)
         # optional too: redirect: URL or {url, status}; url: the final URL
         # (or /path?query); headers: {name: value or null}; settings:
-        # {config|origin|cache: {key: value}}
+        # {config|origin|cache|compression|log: {key: value}}; response:
+        # {status, headers} (with a request that gives a response)
 
 A request may also be the path of a request file (docs/request.md). Rules are
 named by id, ref, or the number their description starts with (942100).

@@ -86,7 +86,7 @@ describe('redirects', () => {
   });
 
   it('a Bulk Redirect list is named as what cfrules cannot know, and the request goes on', () => {
-    const listed = compiled({
+    const compiledListed = compileZone({
       rulesets: [
         entryPoint('http_request_dynamic_redirect', [
           {
@@ -98,7 +98,14 @@ describe('redirects', () => {
         ]),
       ],
     });
-    const result = listed.simulate(request({ url: 'https://example.com/' }));
+    if (!compiledListed.ok) throw new Error(JSON.stringify(compiledListed.problems));
+    expect(compiledListed.warnings).toEqual([
+      expect.objectContaining({
+        path: '/rulesets/0/rules/0/action_parameters/from_list',
+        code: 'not-simulated',
+      }),
+    ]);
+    const result = compiledListed.zone.simulate(request({ url: 'https://example.com/' }));
     expect(result.action).toBe('none');
     expect(result.trace[0]?.trace[0]).toMatchObject({
       trace: [
@@ -237,6 +244,92 @@ describe('URL rewrites and header modifications', () => {
       ]),
     );
     expect(result.rewritten).toBeUndefined();
+  });
+});
+
+describe('the response phases', () => {
+  const zone = compiled({
+    rulesets: [
+      entryPoint('http_custom_errors', [
+        {
+          id: 'friendly-500',
+          action: 'serve_error',
+          expression: 'http.response.code ge 500',
+          action_parameters: { content: '<p>Back soon</p>', content_type: 'text/html', status_code: 503 },
+        },
+        {
+          // Not run once a custom error is served: the first matching rule's error is the response.
+          id: 'any-error',
+          action: 'serve_error',
+          expression: 'http.response.code ge 400',
+          action_parameters: { content: 'x', status_code: 418 },
+        },
+      ]),
+      entryPoint('http_response_headers_transform', [
+        {
+          id: 'harden',
+          action: 'rewrite',
+          // Sees the custom error's status, and the origin's headers through raw.
+          expression: 'http.response.code eq 503 and any(raw.http.response.headers.names[*] eq "Server")',
+          action_parameters: {
+            headers: {
+              Server: { operation: 'remove' },
+              'X-Frame-Options': { operation: 'set', value: 'DENY' },
+            },
+          },
+        },
+      ]),
+      entryPoint('http_response_compression', [
+        {
+          id: 'brotli',
+          action: 'compress_response',
+          expression: 'http.response.content_type.media_type eq "text/html"',
+          action_parameters: { algorithms: [{ name: 'brotli' }] },
+        },
+      ]),
+    ],
+  });
+
+  it('run on the response the request gives: a custom error, then header changes, then compression', () => {
+    const failing = request({
+      url: 'https://example.com/',
+      response: {
+        status: 502,
+        headers: [
+          ['Server', 'nginx'],
+          ['Content-Type', 'text/plain'],
+        ],
+      },
+    });
+    const result = zone.simulate(failing);
+    expect(result.matched.map((rule) => rule.id)).toEqual(['friendly-500', 'harden', 'brotli']);
+    expect(result.response).toEqual({
+      status: 503,
+      headers: [
+        ['Content-Type', 'text/html'],
+        ['X-Frame-Options', 'DENY'],
+      ],
+    });
+    expect(result.settings).toEqual({ compression: { algorithms: [{ name: 'brotli' }] } });
+  });
+
+  it('a request without a response does not run them, and says so', () => {
+    const result = zone.simulate(request({ url: 'https://example.com/' }));
+    expect(stageNames(result).filter((stage) => stage.startsWith('http_'))).toEqual([
+      'http_request_firewall_custom:off',
+      'http_ratelimit:off',
+      'http_request_firewall_managed:off',
+      'http_custom_errors:no_response',
+      'http_response_headers_transform:no_response',
+      'http_response_compression:no_response',
+    ]);
+    expect(result.response).toBeUndefined();
+  });
+
+  it('a response that no rule changes is not reported as changed', () => {
+    const fine = zone.simulate(request({ url: 'https://example.com/', response: { status: 200 } }));
+    expect(fine.matched).toEqual([]);
+    expect(fine.response).toBeUndefined();
   });
 });
 
