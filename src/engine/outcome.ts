@@ -177,4 +177,9 @@ export interface RuleTrace {
   redirect?: { url: string; status: number };
   /** What cfrules cannot know to simulate this rule's action (a Bulk Redirect list's entries…). */
   unknown?: string;
+  /**
+   * Fields the expression read that only the edge knows (client address, bot scores, a Worker's or a
+   * Waiting Room's state…) and the request does not give: the answer took them as missing.
+   */
+  unknownFields?: string[];
 }

@@ -40,6 +40,10 @@ export function formatTrace(result: SimulationResult, options: TraceTreeOptions 
     const mark = rule.matched ? paint(rule.terminated ? '31' : '32', '✓') : '✗';
     lines.push(`${indent}${mark} ${line}`);
     for (const detail of effectLines(rule)) lines.push(`${indent}    ${escapeControlCharacters(detail)}`);
+    if (rule.unknownFields) {
+      const fields = rule.unknownFields.join(', ');
+      lines.push(`${indent}    ${paint('2', `the request does not give ${fields}: taken as missing`)}`);
+    }
     if (rule.unknown)
       lines.push(`${indent}    ${paint('33', escapeControlCharacters(`not simulated: ${rule.unknown}`))}`);
     if (rule.trace) items(rule.trace, `${indent}    `);
@@ -55,7 +59,9 @@ export function formatTrace(result: SimulationResult, options: TraceTreeOptions 
         items(entry.trace, `${indent}  `);
         continue;
       }
-      const shown = options.verbose || (entry.matched && !entry.notRun) || entry.terminated;
+      // A rule whose answer rests on a field the request does not give is shown too.
+      const shown =
+        options.verbose || (entry.matched && !entry.notRun) || entry.terminated || entry.unknownFields;
       if (shown) ruleLine(entry, indent);
       else if (entry.notRun) notRun++;
       else unmatched++;

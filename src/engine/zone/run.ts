@@ -1,5 +1,6 @@
+import type { Filter } from '../../eval/compile.js';
 import type { RequestContext } from '../../eval/context.js';
-import type { SampleRequest } from '../../request/index.js';
+import { DERIVED_FIELDS, fieldValue, type SampleRequest } from '../../request/index.js';
 import type { Candidates } from '../matcher.js';
 import type {
   FinalAction,
@@ -40,6 +41,9 @@ import type {
 
 type Items = (RulesetTrace | RuleTrace)[];
 
+/** The fields a request's HTTP message (or response) gives; the others come from the edge. */
+const DERIVED: ReadonlySet<string> = new Set(DERIVED_FIELDS);
+
 /** Actions that end the request when a rule takes them (log, skip and execute go on). */
 const ENDING = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
 
@@ -79,6 +83,8 @@ export class RequestRun {
     /** Matching for a request a rule changed. */
     private readonly rematch: (request: SampleRequest) => Matching,
     private readonly tracing: boolean,
+    /** The zone's filters, by index: what each rule's expression reads. */
+    private readonly filters: readonly Filter[],
   ) {
     this.context = matching.context;
     this.match = matching.match;
@@ -462,6 +468,7 @@ export class RequestRun {
   ): void {
     if (!this.tracing) return;
     const { name } = rule;
+    const unknownFields = extra.notRun ? [] : this.unknownFields(rule.index);
     items.push({
       type: 'rule',
       id: name.id,
@@ -470,8 +477,21 @@ export class RequestRun {
       expression: rule.expression,
       action: rule.action,
       matched,
+      ...(unknownFields.length > 0 ? { unknownFields } : {}),
       ...extra,
     });
+  }
+
+  /**
+   * The fields a rule read that only the edge knows (not derived from the HTTP message: the client's
+   * address, bot scores, a Worker's or a Waiting Room's state…) and that the request does not give: its
+   * answer rests on their being missing, which the trace says rather than leave it to be guessed.
+   */
+  private unknownFields(index: number): string[] {
+    const request = this.request;
+    const filter = this.filters[index];
+    if (!request || !filter) return [];
+    return filter.fields.filter((field) => !DERIVED.has(field) && fieldValue(request, field) === undefined);
   }
 
   private managedTrace(

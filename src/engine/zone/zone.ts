@@ -66,6 +66,7 @@ function zoneOf(
         sample,
         (changed) => matching(layout.context(changed)),
         tracing,
+        filters,
       );
       return run.run();
     },

@@ -498,3 +498,27 @@ describe('the example zone', () => {
     ]);
   });
 });
+
+describe('what the request does not say', () => {
+  it('a rule that read a field only the edge knows, which the request does not give, says so in the trace', () => {
+    const zone = compiled({
+      rulesets: [
+        entryPoint('http_request_firewall_custom', [
+          {
+            id: 'bots',
+            action: 'block',
+            expression: 'cf.bot_management.score lt 30 and http.request.uri.path eq "/login"',
+          },
+        ]),
+      ],
+    });
+    const ruleOf = (result: SimulationResult) => result.trace.find((s) => s.trace.length > 0)?.trace[0];
+    const unsaid = zone.simulate(request({ url: 'https://example.com/login' }));
+    expect(ruleOf(unsaid)).toMatchObject({
+      trace: [{ id: 'bots', matched: false, unknownFields: ['cf.bot_management.score'] }],
+    });
+    const said = zone.simulate(request({ url: 'https://example.com/login', edge: { botScore: 10 } }));
+    expect(said.action).toBe('block');
+    expect(ruleOf(said)?.trace[0]).not.toHaveProperty('unknownFields');
+  });
+});
