@@ -39,13 +39,9 @@ export function formatTrace(result: SimulationResult, options: TraceTreeOptions 
       line += rule.action === 'allow' ? ' → ended the firewall rules' : ' → ended the evaluation';
     const mark = rule.matched ? paint(rule.terminated ? '31' : '32', '✓') : '✗';
     lines.push(`${indent}${mark} ${line}`);
-    for (const detail of effectLines(rule)) lines.push(`${indent}    ${escapeControlCharacters(detail)}`);
-    if (rule.unknownFields) {
-      const fields = rule.unknownFields.join(', ');
-      lines.push(`${indent}    ${paint('2', `the request does not give ${fields}: taken as missing`)}`);
-    }
-    if (rule.unknown)
-      lines.push(`${indent}    ${paint('33', escapeControlCharacters(`not simulated: ${rule.unknown}`))}`);
+    const colours = { effect: '0', assumption: '2', unknown: '33' } as const;
+    for (const note of ruleNotes(rule))
+      lines.push(`${indent}    ${paint(colours[note.kind], escapeControlCharacters(note.text))}`);
     if (rule.trace) items(rule.trace, `${indent}    `);
   };
 
@@ -95,13 +91,33 @@ export function formatTrace(result: SimulationResult, options: TraceTreeOptions 
   return lines.join('\n');
 }
 
-/** What a Rules product's rule did: each change before → after, its settings, its redirect. */
-function effectLines(rule: RuleTrace): string[] {
+/** A note under a rule: what it did (`effect`), what it took as missing, what cfrules could not know. */
+export interface RuleNote {
+  kind: 'effect' | 'assumption' | 'unknown';
+  text: string;
+}
+
+/**
+ * The notes under a rule, for the terminal's tree and the console's: what a Rules product's rule did (each
+ * change before → after, its settings, its redirect), the fields it read that the request does not give,
+ * and what cfrules could not know to carry out its action.
+ */
+export function ruleNotes(rule: RuleTrace): RuleNote[] {
   const shown = (value: string | undefined) => (value === undefined ? '(none)' : JSON.stringify(value));
+  const effect = (text: string): RuleNote => ({ kind: 'effect', text });
   return [
-    ...(rule.changes ?? []).map((c) => `${c.target}: ${shown(c.before)} → ${shown(c.after)}`),
-    ...(rule.settings ? [`settings: ${JSON.stringify(rule.settings)}`] : []),
-    ...(rule.redirect ? [`redirect ${rule.redirect.status} to ${rule.redirect.url}`] : []),
+    ...(rule.changes ?? []).map((c) => effect(`${c.target}: ${shown(c.before)} → ${shown(c.after)}`)),
+    ...(rule.settings ? [effect(`settings: ${JSON.stringify(rule.settings)}`)] : []),
+    ...(rule.redirect ? [effect(`redirect ${rule.redirect.status} to ${rule.redirect.url}`)] : []),
+    ...(rule.unknownFields
+      ? [
+          {
+            kind: 'assumption' as const,
+            text: `the request does not give ${rule.unknownFields.join(', ')}: taken as missing`,
+          },
+        ]
+      : []),
+    ...(rule.unknown ? [{ kind: 'unknown' as const, text: `not simulated: ${rule.unknown}` }] : []),
   ];
 }
 

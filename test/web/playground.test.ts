@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -199,6 +199,26 @@ if (missing && !inCI()) {
         'anomaly score 0 / threshold 40',
       ]);
       await page.screenshot({ path: join(SCREENSHOTS, 'zone-owasp.png'), fullPage: true });
+      expect(pageProblems).toEqual([]);
+      await page.close();
+    });
+
+    it('draws what the Rules products did: the URL rewrite before the custom rules, its change before → after', async () => {
+      const zone = readFileSync(new URL('../../examples/zone/zone.json', import.meta.url), 'utf8');
+      const request = {
+        url: 'https://example.com/api/v1/internal/users',
+        headers: [['User-Agent', 'curl/8.5.0']],
+      };
+      const page = await open(fragmentOf({ mode: 'zone', zone, request: JSON.stringify(request) }));
+      const decision = page.locator('.decision');
+      await expect
+        .poll(() => decision.textContent(), { timeout: 20_000 })
+        .toBe('block by internal-api-block (http_request_firewall_custom)');
+      const rewrite = page.locator('.trace-rule[data-rule="api-v1-to-v2"] .trace-note-effect');
+      expect(await rewrite.textContent()).toBe(
+        'http.request.uri.path: "/api/v1/internal/users" → "/api/v2/internal/users"',
+      );
+      await page.screenshot({ path: join(SCREENSHOTS, 'zone-pipeline.png'), fullPage: true });
       expect(pageProblems).toEqual([]);
       await page.close();
     });

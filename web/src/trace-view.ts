@@ -1,3 +1,4 @@
+import { ruleNotes } from '../../src/engine/trace-tree.js';
 import type { RulesetTrace, RuleTrace, SimulationResult, StageTrace } from '../../src/index.js';
 import { h } from './dom.js';
 
@@ -49,6 +50,7 @@ function ruleItem(rule: RuleTrace, context: TraceContext): HTMLLIElement {
       rule.terminated && !deciding && h('span', { class: 'trace-badge' }, 'ended the stage'),
     ),
     h('code', { class: 'trace-expression' }, rule.expression),
+    ...ruleNotes(rule).map((note) => h('div', { class: `trace-note trace-note-${note.kind}` }, note.text)),
     rule.trace && h('ul', { class: 'trace-children' }, ...entries(rule.trace, context)),
   );
 }

@@ -519,6 +519,6 @@ describe('what the request does not say', () => {
     });
     const said = zone.simulate(request({ url: 'https://example.com/login', edge: { botScore: 10 } }));
     expect(said.action).toBe('block');
-    expect(ruleOf(said)?.trace[0]).not.toHaveProperty('unknownFields');
+    expect(JSON.stringify(said.trace)).not.toContain('unknownFields');
   });
 });
