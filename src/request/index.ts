@@ -74,6 +74,7 @@ function makeDeriver(field: string): FieldDeriver {
   const partner = PARTNERS.get(field);
   const canonical = ALIASES.get(field) ?? field;
   const derive = DERIVATIONS.get(canonical);
+  const fromResponse = RESPONSE_DERIVATIONS.get(canonical);
   return (request) => {
     const own = request.fields.get(field);
     if (own !== undefined) return own;
@@ -85,7 +86,6 @@ function makeDeriver(field: string): FieldDeriver {
     if (request.derivable !== undefined && !request.derivable.has(field)) return undefined;
     const edge = request.edge.get(canonical);
     if (edge !== undefined) return edge;
-    const fromResponse = RESPONSE_DERIVATIONS.get(canonical);
     if (fromResponse !== undefined)
       return request.response === undefined ? undefined : fromResponse(request.response);
     const http = request.http;

@@ -75,7 +75,8 @@ export function readRequest(json: unknown, scheme: Scheme): ReadResult {
     http,
     derivable: scheme.cloudflare ? undefined : derivableFields(scheme),
     memo: new Map(),
-    ...(response ? { response } : {}),
+    original: undefined,
+    response,
   };
   return { ok: true, request };
 }

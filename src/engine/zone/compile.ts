@@ -12,7 +12,7 @@ import { findManagedRuleset } from '../managed/catalogue.js';
 import { compiledRules } from '../managed/evaluate.js';
 import { deployedSettings, type ExecuteOverrides } from '../managed/overrides.js';
 import { type RuleMatcher, ruleByRuleMatcher } from '../matcher.js';
-import type { RuleName, Stage } from '../outcome.js';
+import { RULES_PRODUCT_STAGES, type RuleName, STAGES, type Stage } from '../outcome.js';
 import { checkPreviousWaf } from '../previous-waf/simulate.js';
 import { indexedMatcher } from '../program/index.js';
 import { compareFirewallRules } from './firewall-order.js';
@@ -120,6 +120,10 @@ class ZoneCompiler {
     const entryPoints = this.entryPoints(ZONE);
     const migration = this.zone.waf_migration;
     const program: ZoneProgram = {
+      // The Rules products' stages appear only when the zone has them.
+      stages: STAGES.filter(
+        (stage) => !RULES_PRODUCT_STAGES.has(stage) || entryPoints[stage] || accountEntryPoints[stage],
+      ),
       firewallRules,
       firewallPositions: positionsOf(firewallRules, this.filters.length),
       entryPoints,
@@ -307,13 +311,17 @@ class ZoneCompiler {
       ruleset: ruleset.id,
       stage: phase,
     };
-    // The account's entry points deploy its custom rulesets in every phase; at zone level, custom rulesets
+    // The account's entry points deploy rulesets, as the API has them: its custom rulesets with execute
+    // (and, in the managed phase, managed rulesets with execute and skip). At zone level, custom rulesets
     // run from the custom rules' entry point (the zone file's addition to what the API stores).
-    const executes = owner === ACCOUNT || phase === 'http_request_firewall_custom';
     const allowed: readonly string[] =
-      executes && !PHASE_ACTIONS[phase].includes('execute')
-        ? [...PHASE_ACTIONS[phase], 'execute']
-        : PHASE_ACTIONS[phase];
+      owner === ACCOUNT
+        ? ruleset.kind === 'root' && phase !== 'http_request_firewall_managed'
+          ? ['execute']
+          : PHASE_ACTIONS[phase]
+        : phase === 'http_request_firewall_custom'
+          ? [...PHASE_ACTIONS[phase], 'execute']
+          : PHASE_ACTIONS[phase];
     if (!allowed.includes(rule.action)) {
       this.problem(
         `${path}/action`,

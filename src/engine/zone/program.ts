@@ -103,6 +103,11 @@ export interface ManagedExecution {
 }
 
 export interface ZoneProgram {
+  /**
+   * The stages a request goes through, in order: every stage of the WAF, and those of the Rules products
+   * the zone (or its account) has entry points for.
+   */
+  stages: readonly Stage[];
   firewallRules: FirewallRuleStep[];
   /**
    * The position in firewallRules of each filter that is a firewall rule's, -1 for the others: the engine

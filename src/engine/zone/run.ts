@@ -12,7 +12,7 @@ import type {
   Stage,
   StageTrace,
 } from '../outcome.js';
-import { RESPONSE_STAGES, RULES_PRODUCT_STAGES, STAGES } from '../outcome.js';
+import { RESPONSE_STAGES } from '../outcome.js';
 import { evaluatePreviousWaf } from '../previous-waf/simulate.js';
 import {
   applyRewrite,
@@ -51,7 +51,7 @@ const ENDING = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge
 export interface Matching {
   context: RequestContext;
   match: (index: number) => boolean;
-  candidates?: Candidates;
+  candidates: Candidates | undefined;
 }
 
 export class RequestRun {
@@ -98,11 +98,7 @@ export class RequestRun {
   }
 
   run(): SimulationResult {
-    for (const stage of STAGES) {
-      // The Rules products' stages appear only when the zone has them.
-      if (RULES_PRODUCT_STAGES.has(stage) && !this.configured(stage)) continue;
-      this.stage(stage);
-    }
+    for (const stage of this.program.stages) this.stage(stage);
     // One shape for every result (decidedBy undefined when nothing decided): replay makes millions.
     const result: SimulationResult = {
       action: this.action,

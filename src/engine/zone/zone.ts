@@ -43,15 +43,6 @@ function zoneOf(
       simulateOptions: SimulateOptions = {},
     ): SimulationResult {
       const tracing = simulateOptions.trace !== false;
-      const matching = (context: RequestContext): Matching => {
-        // Without a trace, the rules the index rules out need not even be looked at.
-        const candidates = tracing ? undefined : matcher.candidates?.(context);
-        const marks = candidates?.marks;
-        const match = marks
-          ? (index: number) => marks[index] === 1 && (filters[index] as Filter).match(context)
-          : matcher.forRequest(context);
-        return { context, match, ...(candidates ? { candidates } : {}) };
-      };
       let sample = request instanceof RequestContext ? sampleOf(request.input) : request;
       let context = request instanceof RequestContext ? request : undefined;
       if (sample && zoneDefaults) {
@@ -60,17 +51,26 @@ function zoneOf(
         sample = defaulted;
       }
       context ??= layout.context(sample as SampleRequest);
-      const run = new RequestRun(
-        program,
-        matching(context),
-        sample,
-        (changed) => matching(layout.context(changed)),
-        tracing,
-        filters,
-      );
+      const matching = tracing ? traced : untraced;
+      const run = new RequestRun(program, matching(context), sample, matching, tracing, filters);
       return run.run();
     },
   };
+
+  // How a request (or one a rule changed) is matched, made once per zone rather than per request.
+  function traced(input: RequestContext | SampleRequest): Matching {
+    const context = input instanceof RequestContext ? input : layout.context(input);
+    return { context, match: matcher.forRequest(context), candidates: undefined };
+  }
+  // Without a trace, the rules the index rules out need not even be looked at.
+  function untraced(input: RequestContext | SampleRequest): Matching {
+    const context = input instanceof RequestContext ? input : layout.context(input);
+    const candidates = matcher.candidates?.(context);
+    if (!candidates) return traced(context);
+    const marks = candidates.marks;
+    const match = (index: number) => marks[index] === 1 && (filters[index] as Filter).match(context);
+    return { context, match, candidates };
+  }
 }
 
 /** The sample request a context was made from (a context of field values has none). */

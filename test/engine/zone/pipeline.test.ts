@@ -412,11 +412,18 @@ describe("the account's rulesets", () => {
     expect(zone.simulate(named).action).toBe('block');
   });
 
-  it("are checked: entry points of kind root only, execute of the account's own custom rulesets", () => {
+  it("are checked: entry points of kind root only, deploying with execute, the account's own custom rulesets", () => {
+    const direct = {
+      id: 'direct',
+      action: 'rewrite',
+      expression: 'true',
+      action_parameters: { uri: { path: { value: '/' } } },
+    };
     expect(
       problems({
         account_rulesets: [
           { ...entryPoint('http_request_firewall_custom', [], 'zone'), id: 'account-entry' },
+          { ...entryPoint('http_request_transform', [direct], 'root'), id: 'account-transform' },
         ],
         rulesets: [
           entryPoint('http_request_firewall_custom', [
@@ -426,6 +433,7 @@ describe("the account's rulesets", () => {
       }),
     ).toEqual([
       { path: '/account_rulesets/0/kind', code: 'invalid-value' },
+      { path: '/account_rulesets/1/rules/0/action', code: 'invalid-value' },
       { path: '/rulesets/0/rules/0/action_parameters/id', code: 'unknown-ruleset' },
     ]);
   });
