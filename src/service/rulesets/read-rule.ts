@@ -4,7 +4,7 @@ import type { RulesetRuleRecord } from '../../store/store.js';
 import { apiFrame } from '../code-frame.js';
 import { CODES } from '../errors.js';
 import { BodyObject, invalid, type Place } from '../input.js';
-import { readActionParameters } from './action-parameters.js';
+import { type ExecutableRuleset, readActionParameters } from './action-parameters.js';
 import { arrayMember, notValid, onlyMembers } from './input.js';
 import { PHASE_ACTIONS, RULE_ACTIONS, RULESET_LIMITS, type RuleAction, type RulesetPhase } from './model.js';
 
@@ -22,6 +22,10 @@ export interface RuleContext {
    * findings, with their positions); it must still be a non-empty string.
    */
   checkExpression?: boolean;
+  /** The actions the ruleset may hold when not its phase's (an account's root entry point: execute). */
+  actions?: readonly RuleAction[];
+  /** What an execute rule may name besides the catalogue's rulesets (ParameterContext). */
+  executable?: ReadonlyMap<string, ExecutableRuleset>;
 }
 
 /** What a client sets on a rule: everything but its id, version and time. `ref` undefined = not given. */
@@ -76,14 +80,16 @@ export function readRule(
   };
 }
 
-function readAction(rule: BodyObject, { phase, plan }: RuleContext): RuleAction {
-  const allowed = PHASE_ACTIONS[phase];
+function readAction(rule: BodyObject, { phase, plan, actions }: RuleContext): RuleAction {
+  const allowed = actions ?? PHASE_ACTIONS[phase];
   const action = rule.oneOf('action', RULE_ACTIONS);
   if (!allowed.includes(action)) {
     throw notValid(
       rule.placeOf('action'),
       action,
-      `the ${phase} phase allows only ${allowed.join(', ')}`,
+      actions === undefined
+        ? `the ${phase} phase allows only ${allowed.join(', ')}`
+        : `the root entry point of the ${phase} phase allows only ${allowed.join(', ')}: put other rules in a custom ruleset, and execute it from here`,
       undefined,
       'action-not-in-phase',
     );
