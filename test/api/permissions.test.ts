@@ -232,11 +232,11 @@ describe('every route', () => {
       ? 'account_rulesets'
       : url.includes('/rulesets')
         ? 'rulesets'
-      : url.includes('/pagerules')
-        ? 'page_rules'
-        : url.includes('/firewall/waf') || url.includes('/waf_migration')
-          ? 'zone_waf'
-          : 'firewall_services';
+        : url.includes('/pagerules')
+          ? 'page_rules'
+          : url.includes('/firewall/waf') || url.includes('/waf_migration')
+            ? 'zone_waf'
+            : 'firewall_services';
     return [`${product}:${method === 'GET' ? 'read' : 'edit'}`];
   }
 

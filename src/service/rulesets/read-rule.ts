@@ -67,7 +67,7 @@ export function readRule(
   const ref = rule.string('ref', RULESET_LIMITS.ref) || undefined;
   const actionParameters = readActionParameters(rule, action, context);
   const logging = readLogging(rule, action);
-  const ratelimit = readRatelimit(rule, context);
+  const ratelimit = readRatelimit(rule, context, action);
   return {
     action,
     expression,
@@ -150,11 +150,20 @@ const BASIC_CHARACTERISTICS = ['cf.colo.id', 'ip.src'];
 const ENTERPRISE_CHARACTERISTIC =
   /^(?:ip\.src(?:\.asnum)?|ip\.geoip\.country|cf\.colo\.id|cf\.unique_visitor_id|http\.host|http\.request\.uri\.path|cf\.bot_management\.ja3_hash|cf\.bot_management\.ja4|http\.request\.(?:headers|cookies|uri\.args)\["[^"]+"\]|http\.request\.body\.json\["[^"]+"\])$/;
 
-function readRatelimit(rule: BodyObject, { plan, phase }: RuleContext): Record<string, unknown> | undefined {
+function readRatelimit(
+  rule: BodyObject,
+  { plan, phase }: RuleContext,
+  action: RuleAction,
+): Record<string, unknown> | undefined {
   const limit: BodyObject | undefined = rule.object('ratelimit', 'ratelimit');
-  if (phase !== 'http_ratelimit') {
+  if (phase !== 'http_ratelimit' || action === 'execute') {
     if (limit !== undefined)
-      rule.fail('ratelimit', `ratelimit is only for rules of the http_ratelimit phase`);
+      rule.fail(
+        'ratelimit',
+        action === 'execute'
+          ? 'ratelimit goes on the rules of the executed ruleset, not on the execute rule'
+          : `ratelimit is only for rules of the http_ratelimit phase`,
+      );
     return undefined;
   }
   if (limit === undefined) {
