@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, schemaVersion } from '../../src/store/migrations.js';
 import { configure, openSqliteStore } from '../../src/store/sqlite.js';
-import type { FilterRecord, StoreTransaction } from '../../src/store/store.js';
+import type { FilterRecord, RulesetRecord, StoreTransaction } from '../../src/store/store.js';
 import { account, all, filter, ids, rule, storeContract, T0, zone } from './contract.js';
 
 storeContract('SQLite store', async () => openSqliteStore(':memory:'));
@@ -250,6 +250,52 @@ describe('SQLite store files', () => {
       // The cascade holds on the rebuilt table.
       await run((tx) => tx.zones.delete(z2.id));
       expect(await run((tx) => tx.filters.count(z2.id))).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("at version 5 keep their zones' rulesets; account rulesets then have tables of their own", async () => {
+    const db = new Database(path);
+    expect(migrate(db, 5)).toEqual([1, 2, 3, 4, 5]);
+    const a = account();
+    const z = zone(a.id, { plan: 'enterprise' });
+    const rules = [{ id: 'r'.repeat(32), version: 1, action: 'block', expression: 'true' }];
+    try {
+      db.prepare('INSERT INTO accounts (id, name, email, created_on) VALUES (?, ?, ?, ?)').run(
+        a.id,
+        a.name,
+        a.email,
+        a.createdOn,
+      );
+      db.prepare(
+        'INSERT INTO zones (id, name, plan, account_id, paused, created_on, modified_on) VALUES (?, ?, ?, ?, 0, ?, ?)',
+      ).run(z.id, z.name, z.plan, a.id, T0, T0);
+      db.prepare(
+        "INSERT INTO rulesets (id, zone_id, kind, phase, name, version) VALUES (?, ?, 'zone', 'http_request_firewall_custom', 'default', 1)",
+      ).run('e'.repeat(32), z.id);
+      db.prepare(
+        "INSERT INTO ruleset_versions (ruleset_id, version, description, rules, last_updated) VALUES (?, 1, '', ?, ?)",
+      ).run('e'.repeat(32), JSON.stringify(rules), T0);
+    } finally {
+      db.close();
+    }
+    const store = openSqliteStore(path);
+    try {
+      const run = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> => store.transaction(work);
+      const kept = await run((tx) => tx.rulesets.entryPoint(z.id, 'http_request_firewall_custom'));
+      expect(kept).toMatchObject({ id: 'e'.repeat(32), ownerId: z.id, kind: 'zone', version: 1, rules });
+      const root = { ...(kept as RulesetRecord), id: 'f'.repeat(32), ownerId: a.id, kind: 'root' as const };
+      await run((tx) => tx.accountRulesets.insert(root));
+      expect(await run((tx) => tx.accountRulesets.entryPoint(a.id, 'http_request_firewall_custom'))).toEqual(
+        root,
+      );
+      expect(await run((tx) => tx.accountRulesets.list(z.id))).toEqual([]);
+      // One root entry point per phase and account, whatever the service does.
+      await expect(run((tx) => tx.accountRulesets.insert({ ...root, id: 'c'.repeat(32) }))).rejects.toThrow(
+        /UNIQUE/,
+      );
+      expect(await run((tx) => tx.rulesets.list(z.id))).toHaveLength(1);
     } finally {
       await store.close();
     }
