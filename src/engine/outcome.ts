@@ -3,21 +3,79 @@
  * it, and a trace shaped like Cloudflare Trace's — phase → ruleset → rule — of every rule considered.
  */
 
-/** Actions that can end a request's evaluation. `none`: nothing decided (the request goes on). */
-export type FinalAction = 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'allow' | 'none';
+/**
+ * Actions that can end a request's evaluation. `none`: nothing decided (the request goes on);
+ * `redirect`: a Single Redirect answered the request before the security phases.
+ */
+export type FinalAction =
+  | 'block'
+  | 'challenge'
+  | 'js_challenge'
+  | 'managed_challenge'
+  | 'allow'
+  | 'redirect'
+  | 'none';
 
 /**
- * Where a step runs, in the order they run: the legacy firewall rules, the Ruleset Engine's phases, and
- * the previous WAF.
+ * Where a step runs, in the order they run (Cloudflare's Phases list): the Rules products' request phases
+ * that change the request or its settings, the legacy firewall rules, the WAF's phases and the previous
+ * WAF, then the phases after the security checks.
  */
 export const STAGES = [
+  'http_request_dynamic_redirect',
+  'http_request_transform',
+  'http_config_settings',
+  'http_request_origin',
   'firewall_rules',
   'http_request_firewall_custom',
   'http_ratelimit',
   'http_request_firewall_managed',
   'previous_waf',
+  'http_request_late_transform',
+  'http_request_cache_settings',
 ] as const;
 export type Stage = (typeof STAGES)[number];
+
+/**
+ * The stages of the Rules products: traced only when the zone configures them, so that the trace of a
+ * zone without them is the WAF's alone.
+ */
+export const RULES_PRODUCT_STAGES: ReadonlySet<Stage> = new Set([
+  'http_request_dynamic_redirect',
+  'http_request_transform',
+  'http_config_settings',
+  'http_request_origin',
+  'http_request_late_transform',
+  'http_request_cache_settings',
+]);
+
+/** What a rule changed in the request: a URL part or a header, before and after (absent: none). */
+export interface RequestChange {
+  /** `http.request.uri.path`, `http.request.uri.query`, or `http.request.headers["name"]`. */
+  target: string;
+  before?: string;
+  after?: string;
+}
+
+/** The request as the phases left it, when a rule changed it: what the origin would receive. */
+export interface RewrittenRequest {
+  /** The URL (`http.request.full_uri` after the rewrites), or the path and query without a host. */
+  url: string;
+  path?: string;
+  query?: string;
+  /** The header lines in order, names as written. */
+  headers: [name: string, value: string][];
+}
+
+/** The settings rules put in effect, by product: each key as the last matching rule set it. */
+export interface RequestSettings {
+  /** Configuration Rules (`set_config`). */
+  config?: Record<string, unknown>;
+  /** Origin Rules (`route`: host_header, origin, sni). */
+  origin?: Record<string, unknown>;
+  /** Cache Rules (`set_cache_settings`). */
+  cache?: Record<string, unknown>;
+}
 
 /** A rule as named in results: by `id`, and its `ref` when it has one (test files may use either). */
 export interface RuleName {
@@ -38,6 +96,12 @@ export interface SimulationResult {
   /** Phases and products skipped for this request, and by which rule. */
   skipped: { target: string; by: RuleName }[];
   trace: StageTrace[];
+  /** With `action: redirect`: where the client is sent, and the status code. */
+  redirect?: { url: string; status: number };
+  /** The request as the phases left it, when a URL rewrite or a header modification changed it. */
+  rewritten?: RewrittenRequest;
+  /** Settings the Rules products' rules put in effect for the request. */
+  settings?: RequestSettings;
 }
 
 export interface StageTrace {
@@ -83,4 +147,12 @@ export interface RuleTrace {
   score?: number;
   /** Execute rules: the ruleset run; nested rules are in `trace`. */
   trace?: (RulesetTrace | RuleTrace)[];
+  /** Rewrite rules: what the rule changed in the request. */
+  changes?: RequestChange[];
+  /** Settings rules (configuration, origin, cache): the settings it put in effect. */
+  settings?: Record<string, unknown>;
+  /** Redirect rules: where the request was sent. */
+  redirect?: { url: string; status: number };
+  /** What cfrules cannot know to simulate this rule's action (a Bulk Redirect list's entries…). */
+  unknown?: string;
 }

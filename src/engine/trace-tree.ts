@@ -38,6 +38,9 @@ export function formatTrace(result: SimulationResult, options: TraceTreeOptions 
       line += rule.action === 'allow' ? ' → ended the firewall rules' : ' → ended the evaluation';
     const mark = rule.matched ? paint(rule.terminated ? '31' : '32', '✓') : '✗';
     lines.push(`${indent}${mark} ${line}`);
+    for (const detail of effectLines(rule)) lines.push(`${indent}    ${escapeControlCharacters(detail)}`);
+    if (rule.unknown)
+      lines.push(`${indent}    ${paint('33', escapeControlCharacters(`not simulated: ${rule.unknown}`))}`);
     if (rule.trace) items(rule.trace, `${indent}    `);
   };
 
@@ -75,7 +78,23 @@ export function formatTrace(result: SimulationResult, options: TraceTreeOptions 
       ? 'none: no rule decided (the request goes on)'
       : `${result.action} by ${nameOf(result.decidedBy as RuleName)} (${(result.decidedBy as RuleName).stage})`;
   lines.push(`${paint('1', 'Result')}: ${decision}`);
+  if (result.redirect)
+    lines.push(`  to ${escapeControlCharacters(result.redirect.url)} (${result.redirect.status})`);
+  if (result.rewritten)
+    lines.push(`  request as rewritten: ${escapeControlCharacters(result.rewritten.url)}`);
+  for (const [group, settings] of Object.entries(result.settings ?? {}))
+    lines.push(`  ${group} settings: ${escapeControlCharacters(JSON.stringify(settings))}`);
   return lines.join('\n');
+}
+
+/** What a Rules product's rule did: each change before → after, its settings, its redirect. */
+function effectLines(rule: RuleTrace): string[] {
+  const shown = (value: string | undefined) => (value === undefined ? '(none)' : JSON.stringify(value));
+  return [
+    ...(rule.changes ?? []).map((c) => `${c.target}: ${shown(c.before)} → ${shown(c.after)}`),
+    ...(rule.settings ? [`settings: ${JSON.stringify(rule.settings)}`] : []),
+    ...(rule.redirect ? [`redirect ${rule.redirect.status} to ${rule.redirect.url}`] : []),
+  ];
 }
 
 const nameOf = (name: RuleName): string =>

@@ -56,7 +56,10 @@ const names = (pairs: readonly Pair[] | undefined) => pairs?.map(([name]) => nam
 const values = (pairs: readonly Pair[] | undefined) => pairs?.map(([, value]) => value);
 const toMap = (pairs: readonly Pair[] | undefined) => (pairs === undefined ? undefined : pairsToMap(pairs));
 
-/** Fields that also have an untransformed `raw.http.…` copy; a sample request is untransformed, so both agree. */
+/**
+ * Fields that also have an untransformed `raw.http.…` copy: both agree until a rule changes the message
+ * (SampleRequest.original), then the raw copy reads the message as sent.
+ */
 const withRawCopy: Record<string, Derivation> = {
   'request.full_uri': (_, h) => fullUri(h),
   'request.uri': (_, h) => uri(h),
@@ -71,12 +74,16 @@ const withRawCopy: Record<string, Derivation> = {
   'request.headers.values': (_, h) => values(h.headers),
 };
 
+/** The request as the client sent it, with memos of its own (a parsed query is the sent query's). */
+const asSent = (request: SampleRequest, original: HttpMessage): SampleRequest =>
+  memo(request, 'as-sent', () => ({ ...request, http: original, original: undefined, memo: new Map() }));
+
 const cookieHeaders = (h: HttpMessage) => headerValues(h.headers, 'cookie');
 
 export const DERIVATIONS: ReadonlyMap<string, Derivation> = new Map<string, Derivation>([
   ...Object.entries(withRawCopy).flatMap(([suffix, derive]): [string, Derivation][] => [
     [`http.${suffix}`, derive],
-    [`raw.http.${suffix}`, derive],
+    [`raw.http.${suffix}`, (r, h) => (r.original ? derive(asSent(r, r.original), r.original) : derive(r, h))],
   ]),
   ['http.request.method', (_, h) => h.method],
   ['http.request.version', (_, h) => h.version],

@@ -14,6 +14,7 @@ import { readRequest } from './read.js';
 export { EDGE_KEYS } from './edge.js';
 export { pathSegments } from './json.js';
 export type { HeaderLine, HttpMessage, RequestProblem, SampleRequest } from './model.js';
+export { withEdgeDefaults, withMessage } from './model.js';
 export { DEFAULT_BODY_LIMIT, REQUEST_KEYS } from './read.js';
 
 /** Reads a sample request from parsed JSON; never throws. `scheme` (default Cloudflare's) types `fields`. */

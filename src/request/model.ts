@@ -47,8 +47,14 @@ export interface SampleRequest {
    * timestamp…), by canonical field name.
    */
   readonly edge: ReadonlyMap<string, Value>;
-  /** The HTTP message; undefined when the request describes none (e.g. only `fields`). */
+  /**
+   * The HTTP message; undefined when the request describes none (e.g. only `fields`). After a rule of an
+   * earlier phase changed it (a URL rewrite, a header modification: src/engine/zone/pipeline.ts), the
+   * message as changed, which the later phases see.
+   */
   readonly http?: HttpMessage;
+  /** The message as the client sent it, when a rule changed `http`: what the `raw.http.…` fields read. */
+  readonly original?: HttpMessage;
   /**
    * For a custom scheme, the fields that may be derived (same name and type as Cloudflare's);
    * undefined for Cloudflare's scheme, where all may.
@@ -64,4 +70,22 @@ export function memo<T>(request: SampleRequest, key: string, make: () => T): T {
   const value = make();
   request.memo.set(key, value);
   return value;
+}
+
+/**
+ * The request with its message changed by a rule (a URL rewrite, a header modification): fields are
+ * derived afresh from the new message, and `raw.http.…` fields from the message as first sent.
+ */
+export function withMessage(request: SampleRequest, http: HttpMessage): SampleRequest {
+  return { ...request, http, original: request.original ?? request.http, memo: new Map() };
+}
+
+/** The request with edge values added where it has none of its own (the zone's name, for one). */
+export function withEdgeDefaults(
+  request: SampleRequest,
+  defaults: ReadonlyMap<string, Value>,
+): SampleRequest {
+  const missing = [...defaults].filter(([field]) => !request.edge.has(field) && !request.fields.has(field));
+  if (missing.length === 0) return request;
+  return { ...request, edge: new Map([...request.edge, ...missing]), memo: new Map() };
 }

@@ -28,20 +28,20 @@ export const BYPASS_PRODUCTS = [
 
 /**
  * The zone-level phases of the application layer whose entry points and custom rulesets cfrules stores and
- * checks, in Cloudflare's order of evaluation (request phases, then response phases). The managed phases
- * that run Cloudflare's own rulesets only (DDoS, Super Bot Fight Mode, sensitive data in responses) are
- * not among them.
+ * checks, in Cloudflare's order of evaluation (its Phases list: request phases, then response phases). The
+ * managed phases that run Cloudflare's own rulesets only (DDoS, Super Bot Fight Mode, sensitive data in
+ * responses) are not among them.
  */
 export const RULESET_PHASES = [
   'http_request_dynamic_redirect',
   'http_request_transform',
-  'http_request_origin',
-  'http_request_cache_settings',
   'http_config_settings',
+  'http_request_origin',
   'http_request_firewall_custom',
   'http_ratelimit',
   'http_request_firewall_managed',
   'http_request_late_transform',
+  'http_request_cache_settings',
   'http_custom_errors',
   'http_response_headers_transform',
   'http_response_compression',
@@ -52,11 +52,20 @@ export type RulesetPhase = (typeof RULESET_PHASES)[number];
 export const isRulesetPhase = (phase: string): phase is RulesetPhase =>
   (RULESET_PHASES as readonly string[]).includes(phase);
 
-/** The phases the engine runs a request through (docs/engine.md); the others are stored and checked. */
+/**
+ * The phases the engine runs a request through (docs/engine.md): the request phases. The response phases
+ * are stored and checked; a sample request has no response to run them on.
+ */
 export const SIMULATED_PHASES = [
+  'http_request_dynamic_redirect',
+  'http_request_transform',
+  'http_config_settings',
+  'http_request_origin',
   'http_request_firewall_custom',
   'http_ratelimit',
   'http_request_firewall_managed',
+  'http_request_late_transform',
+  'http_request_cache_settings',
 ] as const satisfies readonly RulesetPhase[];
 export type SimulatedPhase = (typeof SIMULATED_PHASES)[number];
 

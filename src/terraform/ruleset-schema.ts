@@ -1,14 +1,20 @@
 /**
  * What the Cloudflare Terraform provider accepts in a `cloudflare_ruleset` resource, as data: the part of
- * its schema that a zone's entry-point rulesets use (the rules of custom rules, managed rules and rate
- * limits, with their action parameters), for provider 4 (4.48 and later) and provider 5. Written in
- * cfrules' own terms from the provider's published schemas (see `source` in each); `cfrules export
+ * its schema that a zone's entry-point rulesets use (the rules of the WAF's phases and of the Rules
+ * products' phases, with their action parameters), for provider 4 (4.48 and later) and provider 5. Written
+ * in cfrules' own terms from the provider's published schemas (see `source` in each); `cfrules export
  * terraform` writes by it, and the tests check what it writes against it.
  *
  * - `block`: provider 4's nested blocks (`rules { … }`), one per item (`list`) or at most one (`single`);
  * - `object`: provider 5's nested attributes, `name = { … }` (`single`), `name = [{ … }, …]` (`list`) or
  *   `name = { "key" = { … }, … }` (`map`: a header's operation by its name);
  * - `value`: an attribute holding a value of `type`.
+ *
+ * Where provider 4 holds a value in another shape than the API's JSON, the node says how it is written:
+ * `keyMember` (a map of the API written as a list of blocks, each holding its key: `headers { name = … }`),
+ * `itemMember` (a list of objects of the API written as the list of one member of each: `request_fields =
+ * ["x-id"]` for `[{ "name": "x-id" }]`) and `allAs` (`{ "all": true }` written `["*"]`, `{ "list": […] }`
+ * as the list).
  */
 
 export type ValueType =
@@ -18,17 +24,34 @@ export type ValueType =
   | 'list(string)'
   | 'list(number)'
   | 'set(string)'
+  | 'set(number)'
   | 'map(string)'
-  | 'map(list(string))';
+  | 'map(list(string))'
+  | 'map(set(string))';
 
-export type SchemaNode =
-  | { kind: 'value'; type: ValueType; required?: boolean }
-  | {
-      kind: 'block' | 'object';
-      nesting: 'single' | 'list' | 'map';
-      required?: boolean;
-      members: Record<string, SchemaNode>;
-    };
+export interface ValueNode {
+  kind: 'value';
+  type: ValueType;
+  required?: boolean;
+  /** The API holds a list of objects: the value is the list of this member of each. */
+  itemMember?: string;
+  /** The API holds `{ all: true }` or `{ list: […] }`: the value is `[allAs]`, or the list. */
+  allAs?: string;
+}
+
+export interface NestedNode {
+  kind: 'block' | 'object';
+  nesting: 'single' | 'list' | 'map';
+  required?: boolean;
+  /**
+   * A `list` of what the API holds as a map (by name): each item holds its key in this member, the items in
+   * the order of their keys.
+   */
+  keyMember?: string;
+  members: Record<string, SchemaNode>;
+}
+
+export type SchemaNode = ValueNode | NestedNode;
 
 export interface ResourceSchema {
   provider: 'cloudflare/cloudflare';
@@ -42,29 +65,38 @@ export interface ResourceSchema {
   members: Record<string, SchemaNode>;
 }
 
-const value = (type: ValueType, required = false): SchemaNode => ({
+const value = (type: ValueType, required = false): ValueNode => ({
   kind: 'value',
   type,
   ...(required ? { required } : {}),
 });
 
+/** The types of the values the two providers write differently: provider 4 has sets where 5 has lists. */
+interface ProviderTypes {
+  stringSet: ValueType;
+  numberSet: ValueType;
+  stringSetMap: ValueType;
+  skipRules: ValueType;
+}
+
 /** The members both providers share, with the types and nesting of each. */
 function rulesetMembers(
   nested: 'block' | 'object',
-  types: { stringSet: ValueType; skipRules: ValueType },
+  types: ProviderTypes,
   required: (path: string) => boolean,
 ): Record<string, SchemaNode> {
   const node = (
     path: string,
     nesting: 'single' | 'list' | 'map',
     members: Record<string, SchemaNode>,
-  ): SchemaNode => ({
+  ): NestedNode => ({
     kind: nested,
     nesting,
     ...(required(path) ? { required: true } : {}),
     members,
   });
-  const text = (path: string) => value('string', required(path));
+  /** A value (a string unless said), required where the provider requires it. */
+  const text = (path: string, type: ValueType = 'string') => value(type, required(path));
   return {
     account_id: value('string'),
     zone_id: value('string'),
@@ -114,7 +146,7 @@ function rulesetMembers(
           content: text('rules.action_parameters.response.content'),
           content_type: text('rules.action_parameters.response.content_type'),
         }),
-        ...(nested === 'object' ? rulesProductsParameters(node, text) : {}),
+        ...rulesProductsParameters(nested, node, text, types),
       }),
       ratelimit: node('rules.ratelimit', 'single', {
         characteristics: value(types.stringSet, required('rules.ratelimit.characteristics')),
@@ -137,17 +169,26 @@ type NodeMaker = (
   path: string,
   nesting: 'single' | 'list' | 'map',
   members: Record<string, SchemaNode>,
-) => SchemaNode;
+) => NestedNode;
 
 /**
  * The action parameters of the Rules products' actions (rewrite, redirect, route, set_config,
- * set_cache_settings, serve_error, compress_response, log_custom_field) in provider 5, where they follow the
- * API's JSON: nested attributes for objects, a map of objects for headers.
+ * set_cache_settings, serve_error, compress_response, log_custom_field). Provider 5 follows the API's JSON:
+ * nested attributes for objects, a map of objects for headers. Provider 4 has nested blocks for objects
+ * (one at most where the API has one object), and writes three members in another shape: headers as one
+ * `headers { name = … }` block each, in the order of their names (4.x reads the API's back sorted, and a
+ * configuration in another order never matches: the provider's issue #2343); the log fields as sets of
+ * names; a cache key's query string parameters as a set of names, `["*"]` for all. Some of the API's
+ * members are in provider 5 only.
  */
 function rulesProductsParameters(
+  nested: 'block' | 'object',
   node: NodeMaker,
-  text: (path: string) => SchemaNode,
+  text: (path: string, type?: ValueType) => SchemaNode,
+  types: ProviderTypes,
 ): Record<string, SchemaNode> {
+  const v4 = nested === 'block';
+  const only5 = (members: Record<string, SchemaNode>) => (v4 ? {} : members);
   const at = (name: string) => `rules.action_parameters.${name}`;
   const valueOrExpression = (path: string) =>
     node(path, 'single', { value: value('string'), expression: value('string') });
@@ -155,27 +196,38 @@ function rulesProductsParameters(
     node(path, 'single', Object.fromEntries(names.map((name) => [name, value('bool')])));
   const ttl = (path: string) =>
     node(path, 'single', { mode: text(`${path}.mode`), default: value('number') });
-  const parameters = (path: string) =>
-    node(path, 'single', { all: value('bool'), list: value('list(string)') });
-  const fields = (path: string) => node(path, 'list', { name: text(`${path}.name`) });
+  const parameters = (path: string): SchemaNode =>
+    v4
+      ? { ...value(types.stringSet), allAs: '*' }
+      : node(path, 'single', { all: value('bool'), list: value('list(string)') });
+  const fields = (path: string): SchemaNode =>
+    v4
+      ? { ...value(types.stringSet), itemMember: 'name' }
+      : node(path, 'list', { name: text(`${path}.name`) });
   const booleans = (names: string[]) => Object.fromEntries(names.map((name) => [name, value('bool')]));
+  const header = {
+    operation: text(at('headers.operation')),
+    value: value('string'),
+    expression: value('string'),
+  };
+  const names = { include: value(types.stringSet), check_presence: value(types.stringSet) };
   return {
-    // rewrite
+    // rewrite (provider 4's uri.origin is the API's too)
     uri: node(at('uri'), 'single', {
       path: valueOrExpression(at('uri.path')),
       query: valueOrExpression(at('uri.query')),
+      ...(v4 ? { origin: value('bool') } : {}),
     }),
-    headers: node(at('headers'), 'map', {
-      operation: text(at('headers.operation')),
-      value: value('string'),
-      expression: value('string'),
-    }),
+    headers: v4
+      ? { ...node(at('headers'), 'list', { name: value('string'), ...header }), keyMember: 'name' }
+      : node(at('headers'), 'map', header),
     // redirect
     from_value: node(at('from_value'), 'single', {
       status_code: value('number'),
       target_url: valueOrExpression(at('from_value.target_url')),
       preserve_query_string: value('bool'),
     }),
+    from_list: node(at('from_list'), 'single', { name: value('string'), key: value('string') }),
     // route
     host_header: value('string'),
     origin: node(at('origin'), 'single', { host: value('string'), port: value('number') }),
@@ -184,7 +236,7 @@ function rulesProductsParameters(
     content: value('string'),
     content_type: value('string'),
     status_code: value('number'),
-    asset_name: value('string'),
+    ...only5({ asset_name: value('string') }),
     // set_config
     autominify: flags(at('autominify'), ['css', 'html', 'js']),
     polish: value('string'),
@@ -224,15 +276,11 @@ function rulesProductsParameters(
     cache_key: node(at('cache_key'), 'single', {
       ...booleans(['cache_by_device_type', 'cache_deception_armor', 'ignore_query_strings_order']),
       custom_key: node(at('cache_key.custom_key'), 'single', {
-        cookie: node(at('cache_key.custom_key.cookie'), 'single', {
-          include: value('list(string)'),
-          check_presence: value('list(string)'),
-        }),
+        cookie: node(at('cache_key.custom_key.cookie'), 'single', names),
         header: node(at('cache_key.custom_key.header'), 'single', {
-          include: value('list(string)'),
-          check_presence: value('list(string)'),
+          ...names,
           exclude_origin: value('bool'),
-          contains: value('map(list(string))'),
+          contains: value(types.stringSetMap),
         }),
         host: flags(at('cache_key.custom_key.host'), ['resolved']),
         query_string: node(at('cache_key.custom_key.query_string'), 'single', {
@@ -243,36 +291,33 @@ function rulesProductsParameters(
       }),
     }),
     cache_reserve: node(at('cache_reserve'), 'single', {
-      eligible: value('bool'),
+      eligible: text(at('cache_reserve.eligible'), 'bool'),
       minimum_file_size: value('number'),
     }),
     read_timeout: value('number'),
-    additional_cacheable_ports: value('list(number)'),
-    ...booleans([
-      'respect_strong_etags',
-      'origin_cache_control',
-      'origin_error_page_passthru',
-      'strip_etags',
-      'strip_last_modified',
-      'strip_set_cookie',
-    ]),
+    additional_cacheable_ports: value(types.numberSet),
+    ...booleans(['respect_strong_etags', 'origin_cache_control', 'origin_error_page_passthru']),
+    ...only5(booleans(['strip_etags', 'strip_last_modified', 'strip_set_cookie'])),
     // compress_response
-    algorithms: node(at('algorithms'), 'list', { name: value('string') }),
+    algorithms: node(at('algorithms'), 'list', { name: text(at('algorithms.name')) }),
     // log_custom_field
     request_fields: fields(at('request_fields')),
-    transformed_request_fields: fields(at('transformed_request_fields')),
     response_fields: fields(at('response_fields')),
-    raw_response_fields: fields(at('raw_response_fields')),
     cookie_fields: fields(at('cookie_fields')),
+    ...only5({
+      transformed_request_fields: fields(at('transformed_request_fields')),
+      raw_response_fields: fields(at('raw_response_fields')),
+    }),
   };
 }
 
 /**
- * Provider 4: `rules` and everything under them are nested blocks; lists of strings are sets; skip's
- * `rules` is a map from a ruleset's id to its rule ids joined by commas. `action_parameters.version`, in the
- * schema until 4.47, was removed in 4.48.0 (a configuration that sets it fails to plan with "An argument
- * named "version" is not expected here"), so it is not described: the exporter never writes it. A
- * category override has no `sensitivity_level` in provider 4.
+ * Provider 4: `rules` and everything under them are nested blocks; lists of strings and of numbers are
+ * sets; skip's `rules` is a map from a ruleset's id to its rule ids joined by commas.
+ * `action_parameters.version`, in the schema until 4.47, was removed in 4.48.0 (a configuration that sets
+ * it fails to plan with "An argument named "version" is not expected here"), so it is not described: the
+ * exporter never writes it. A category override has no `sensitivity_level` in provider 4; the Rules
+ * products' parameters differ from provider 5's as rulesProductsParameters says.
  */
 export const RULESET_SCHEMA_V4: ResourceSchema = {
   provider: 'cloudflare/cloudflare',
@@ -280,13 +325,34 @@ export const RULESET_SCHEMA_V4: ResourceSchema = {
   source: [
     "the provider's registry documentation of cloudflare_ruleset for 4.x (docs/resources/ruleset.md of " +
       'github.com/cloudflare/terraform-provider-cloudflare on its 4.x line: the "Schema" section and its ' +
-      '"Nested Schema for rules…" sections)',
+      '"Nested Schema for rules…" sections), and its schema (internal/framework/service/rulesets/schema.go)',
     'the 4.48.0 change that removed rules.action_parameters.version',
+    "provider 5's description of the state 4.x wrote, which 5 upgrades from " +
+      '(internal/services/ruleset/migration/v500/schema.go, SourceV4RulesetSchema, with transform.go: ' +
+      'headers by name, the log fields as sets of names, a query string\'s ["*"] for all)',
   ],
   resource: 'cloudflare_ruleset',
   importId: 'zone/{zone}/{ruleset}',
-  members: rulesetMembers('block', { stringSet: 'set(string)', skipRules: 'map(string)' }, (path) =>
-    ['name', 'kind', 'phase', 'rules.expression'].includes(path),
+  members: rulesetMembers(
+    'block',
+    {
+      stringSet: 'set(string)',
+      numberSet: 'set(number)',
+      stringSetMap: 'map(set(string))',
+      skipRules: 'map(string)',
+    },
+    (path) =>
+      [
+        'name',
+        'kind',
+        'phase',
+        'rules.expression',
+        // The Rules products' parameters (rulesProductsParameters).
+        'rules.action_parameters.edge_ttl.mode',
+        'rules.action_parameters.browser_ttl.mode',
+        'rules.action_parameters.cache_reserve.eligible',
+        'rules.action_parameters.algorithms.name',
+      ].includes(path),
   ),
 };
 
@@ -306,26 +372,34 @@ export const RULESET_SCHEMA_V5: ResourceSchema = {
   ],
   resource: 'cloudflare_ruleset',
   importId: 'zones/{zone}/{ruleset}',
-  members: rulesetMembers('object', { stringSet: 'list(string)', skipRules: 'map(list(string))' }, (path) =>
-    [
-      'name',
-      'kind',
-      'phase',
-      'rules.action_parameters.matched_data.public_key',
-      'rules.action_parameters.overrides.categories.category',
-      'rules.action_parameters.overrides.rules.id',
-      'rules.action_parameters.response.status_code',
-      'rules.action_parameters.response.content',
-      'rules.action_parameters.response.content_type',
-      'rules.ratelimit.characteristics',
-      'rules.ratelimit.period',
-      'rules.logging.enabled',
-      // The Rules products' parameters (rulesProductsParameters).
-      'rules.action_parameters.headers.operation',
-      'rules.action_parameters.sni.value',
-      'rules.action_parameters.edge_ttl.mode',
-      'rules.action_parameters.browser_ttl.mode',
-    ].includes(path),
+  members: rulesetMembers(
+    'object',
+    {
+      stringSet: 'list(string)',
+      numberSet: 'list(number)',
+      stringSetMap: 'map(list(string))',
+      skipRules: 'map(list(string))',
+    },
+    (path) =>
+      [
+        'name',
+        'kind',
+        'phase',
+        'rules.action_parameters.matched_data.public_key',
+        'rules.action_parameters.overrides.categories.category',
+        'rules.action_parameters.overrides.rules.id',
+        'rules.action_parameters.response.status_code',
+        'rules.action_parameters.response.content',
+        'rules.action_parameters.response.content_type',
+        'rules.ratelimit.characteristics',
+        'rules.ratelimit.period',
+        'rules.logging.enabled',
+        // The Rules products' parameters (rulesProductsParameters).
+        'rules.action_parameters.headers.operation',
+        'rules.action_parameters.sni.value',
+        'rules.action_parameters.edge_ttl.mode',
+        'rules.action_parameters.browser_ttl.mode',
+      ].includes(path),
   ),
 };
 

@@ -97,13 +97,13 @@ describe('cfrules replay', () => {
           {
             id: 'transform',
             kind: 'zone',
-            phase: 'http_request_transform',
+            phase: 'http_response_headers_transform',
             rules: [
               {
                 id: 'rw',
                 action: 'rewrite',
                 expression: 'true',
-                action_parameters: { uri: { path: { value: '/admin' } } },
+                action_parameters: { headers: { 'x-frame-options': { operation: 'set', value: 'DENY' } } },
               },
             ],
           },
@@ -124,7 +124,7 @@ describe('cfrules replay', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
       'cfrules replay: warning: ' +
-        `${withTransform}:1: /rulesets/0/phase: the http_request_transform phase is not simulated`,
+        `${withTransform}:1: /rulesets/0/phase: the http_response_headers_transform phase is not simulated`,
     );
     expect(JSON.parse(result.stdout).requests).toBe(10);
   });

@@ -77,13 +77,13 @@ describe('cfrules test', () => {
         {
           id: 'transform',
           kind: 'zone',
-          phase: 'http_request_transform',
+          phase: 'http_response_headers_transform',
           rules: [
             {
               id: 'rewrite-home',
               action: 'rewrite',
               expression: 'true',
-              action_parameters: { uri: { path: { value: '/admin' } } },
+              action_parameters: { headers: { 'x-frame-options': { operation: 'set', value: 'DENY' } } },
             },
           ],
         },
@@ -95,7 +95,7 @@ describe('cfrules test', () => {
     );
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
-      /^cfrules test: warning: tests\/zone\.json:\d+:\d+: \/rulesets\/0\/phase: the http_request_transform phase is not simulated/,
+      /^cfrules test: warning: tests\/zone\.json:\d+:\d+: \/rulesets\/0\/phase: the http_response_headers_transform phase is not simulated/,
     );
     expect(result.stdout).toMatch(/2 passed, 0 failed\n$/);
   });

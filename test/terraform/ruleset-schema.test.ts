@@ -16,15 +16,24 @@ const zone = JSON.parse(readFileSync(new URL('../../examples/zone/zone.json', im
 const rulesets = zone.rulesets as RulesetJson[];
 const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
 
+/**
+ * The rulesets exported for the provider: nothing left out, the configuration matches the description of
+ * the provider's schema and reads back as the rules it was written from. Its text.
+ */
+async function exported(written: RulesetJson[], provider: '4' | '5'): Promise<string> {
+  const { text, leftOut } = terraformConfiguration(ZONE, written, provider);
+  expect(leftOut).toEqual([]);
+  expect(schemaProblems(parser, text, RULESET_SCHEMAS[provider])).toEqual([]);
+  const document = await readHcl(text);
+  for (const ruleset of written)
+    expect(rulesOf(resource(document, ruleset.phase))).toEqual(configurable(ruleset.rules ?? []));
+  return text;
+}
+
 describe("the example zone's rulesets as Terraform", () => {
   for (const provider of ['5', '4'] as const) {
     it(`provider ${provider}: parse, match the schema of ${RULESET_SCHEMAS[provider].versions}, read back`, async () => {
-      const { text, leftOut } = terraformConfiguration(ZONE, rulesets, provider);
-      expect(leftOut).toEqual([]);
-      expect(schemaProblems(parser, text, RULESET_SCHEMAS[provider])).toEqual([]);
-      const document = await readHcl(text);
-      for (const ruleset of rulesets)
-        expect(rulesOf(resource(document, ruleset.phase))).toEqual(configurable(ruleset.rules ?? []));
+      const text = await exported(rulesets, provider);
       // cfrules validate finds every expression of the export, each in its ruleset's phase.
       const found = readTerraform(parser, text).expressions;
       expect(found.map((e) => [e.phase, e.literal?.expression])).toEqual(
@@ -33,53 +42,61 @@ describe("the example zone's rulesets as Terraform", () => {
     });
   }
 
-  it('provider 5: an entry point of every Rules product phase, parameters and all', async () => {
-    const products: RulesetJson[] = Object.entries(RULE_OF_PHASE).map(([phase, rule], i) => ({
-      id: `${i.toString(16).padStart(2, '0')}${'a'.repeat(30)}`,
-      name: 'default',
-      description: '',
-      kind: 'zone',
-      version: '1',
-      last_updated: '2026-11-28T00:00:00.000000Z',
-      phase,
-      rules: [
-        {
-          id: `${i.toString(16).padStart(2, '0')}${'b'.repeat(30)}`,
-          version: '1',
-          description: '',
-          enabled: true,
-          ref: `r${i}`,
-          last_updated: '2026-11-28T00:00:00.000000Z',
-          ...(rule as { action: string; expression: string }),
-        },
-      ],
-    }));
-    const { text, leftOut } = terraformConfiguration(ZONE, products, '5');
-    expect(leftOut).toEqual([]);
-    expect(schemaProblems(parser, text, RULESET_SCHEMAS['5'])).toEqual([]);
-    const document = await readHcl(text);
-    for (const ruleset of products)
-      expect(rulesOf(resource(document, ruleset.phase))).toEqual(configurable(ruleset.rules ?? []));
-    // Header names are written as quoted keys of a map of objects.
-    expect(text).toContain('"strict-transport-security" = {');
-    // cfrules validate finds the rewrite expressions of the export in their places, in their phases.
-    const rewrites = readTerraform(parser, text)
-      .expressions.filter((e) => e.kind === 'rewrite')
-      .map((e) => [e.phase, e.field, e.literal?.expression]);
-    expect(rewrites).toEqual([
-      [
-        'http_request_dynamic_redirect',
-        'action_parameters.from_value.target_url.expression',
-        'concat("https://new.example.com", http.request.uri.path)',
-      ],
-      [
-        'http_request_transform',
-        'action_parameters.uri.path.expression',
-        'regex_replace(http.request.uri.path, "^/old/", "/new/")',
-      ],
-      ['http_request_late_transform', 'action_parameters.headers.x-country.expression', 'ip.src.country'],
-    ]);
-  });
+  const products: RulesetJson[] = Object.entries(RULE_OF_PHASE).map(([phase, rule], i) => ({
+    id: `${i.toString(16).padStart(2, '0')}${'a'.repeat(30)}`,
+    name: 'default',
+    description: '',
+    kind: 'zone',
+    version: '1',
+    last_updated: '2026-11-28T00:00:00.000000Z',
+    phase,
+    rules: [
+      {
+        id: `${i.toString(16).padStart(2, '0')}${'b'.repeat(30)}`,
+        version: '1',
+        description: '',
+        enabled: true,
+        ref: `r${i}`,
+        last_updated: '2026-11-28T00:00:00.000000Z',
+        ...(rule as { action: string; expression: string }),
+      },
+    ],
+  }));
+
+  for (const provider of ['5', '4'] as const) {
+    it(`provider ${provider}: an entry point of every Rules product phase, parameters and all`, async () => {
+      const text = await exported(products, provider);
+      // Header names: provider 5 writes them as quoted keys of a map of objects, provider 4 one block each.
+      expect(text).toContain(
+        provider === '5'
+          ? '"strict-transport-security" = {'
+          : 'headers {\n        name      = "strict-transport-security"',
+      );
+      // cfrules validate finds the rewrite expressions of the export in their places, in their phases.
+      const rewrites = readTerraform(parser, text)
+        .expressions.filter((e) => e.kind === 'rewrite')
+        .map((e) => [e.phase, e.field, e.literal?.expression]);
+      expect(rewrites).toEqual([
+        [
+          'http_request_dynamic_redirect',
+          'action_parameters.from_value.target_url.expression',
+          'concat("https://new.example.com", http.request.uri.path)',
+        ],
+        [
+          'http_request_transform',
+          'action_parameters.uri.path.expression',
+          'regex_replace(http.request.uri.path, "^/old/", "/new/")',
+        ],
+        ['http_request_late_transform', 'action_parameters.headers.x-country.expression', 'ip.src.country'],
+      ]);
+      // And every rule's condition, each in its phase.
+      expect(
+        readTerraform(parser, text)
+          .expressions.filter((e) => e.kind === undefined)
+          .map((e) => [e.phase, e.literal?.expression]),
+      ).toEqual(products.map((ruleset) => [ruleset.phase, ruleset.rules?.[0]?.expression]));
+    });
+  }
 
   it('the schema descriptions say which provider versions they are and where they were read from', () => {
     for (const schema of Object.values(RULESET_SCHEMAS)) {

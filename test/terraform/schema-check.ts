@@ -172,20 +172,33 @@ const isString = (node: Node | undefined): boolean =>
   node?.type === 'string_lit' ||
   (node?.type === 'template_expr' && children(node)[0]?.type === 'heredoc_template');
 
+/** A number: a numeric literal, or a negative one (`-1`, which HCL reads as the operation `-` on `1`). */
+const isNumber = (node: Node | undefined): boolean => {
+  if (node?.type === 'numeric_lit') return true;
+  const unary = node?.type === 'operation' ? namedChildren(node)[0] : undefined;
+  const operand = unary?.type === 'unary_operation' ? namedChildren(unary)[0] : undefined;
+  return (
+    unary?.text.startsWith('-') === true &&
+    operand?.type === 'literal_value' &&
+    namedChildren(operand)[0]?.type === 'numeric_lit'
+  );
+};
+
 function matches(value: Node, type: ValueType): boolean {
   switch (type) {
     case 'string':
       return isString(value);
     case 'number':
-      return value.type === 'numeric_lit';
+      return isNumber(value);
     case 'bool':
       return value.type === 'bool_lit';
     case 'list(number)':
+    case 'set(number)':
       return (
         value.type === 'tuple' &&
         namedChildren(value)
           .filter((item) => item.type === 'expression')
-          .every((item) => inner(item)?.type === 'numeric_lit')
+          .every((item) => isNumber(inner(item)))
       );
     case 'list(string)':
     case 'set(string)':
@@ -197,6 +210,7 @@ function matches(value: Node, type: ValueType): boolean {
       );
     case 'map(string)':
     case 'map(list(string))':
+    case 'map(set(string))':
       return (
         value.type === 'object' &&
         namedChildren(value)

@@ -19,19 +19,17 @@ import {
 import { commandMessage } from '../messages.js';
 
 /**
- * The phases `export terraform` writes, by provider: those whose action parameters the provider's schema
- * description (src/terraform/ruleset-schema.ts) has. Provider 4's blocks for the Rules products' actions
- * are not described, so with --provider 4 only the WAF's phases are written.
+ * The phases `export terraform` writes, for either provider: the WAF's first, then the Rules products'.
  */
 const WAF_PHASES: readonly RulesetPhase[] = [
   'http_request_firewall_custom',
   'http_request_firewall_managed',
   'http_ratelimit',
 ];
-const TERRAFORM_PHASES: Readonly<Record<Provider, readonly RulesetPhase[]>> = {
-  '5': [...WAF_PHASES, ...RULESET_PHASES.filter((phase) => !WAF_PHASES.includes(phase))],
-  '4': WAF_PHASES,
-};
+const TERRAFORM_PHASES: readonly RulesetPhase[] = [
+  ...WAF_PHASES,
+  ...RULESET_PHASES.filter((phase) => !WAF_PHASES.includes(phase)),
+];
 
 /**
  * `cfrules export terraform`: a zone's entry-point rulesets as Terraform configuration, with the commands
@@ -95,10 +93,8 @@ Options:
 Options of terraform:
       --provider N      the provider's major version: 5 (default) or 4
       --phase PHASE     export only this phase's entry point (may be repeated;
-                        default: every phase the provider is written for:
-                        with 5, the WAF's and the Rules products' phases;
-                        with 4, http_request_firewall_custom,
-                        http_request_firewall_managed and http_ratelimit)
+                        default: every phase, the WAF's and the Rules
+                        products')
       --imports         print the import commands instead of the configuration
       --format FORMAT   how import commands are printed: text (default), or
                         json: [{"address": …, "id": …, "command": …}]
@@ -141,8 +137,9 @@ function readRequest(args: string[], io: CliIo): ExportRequest {
   const format = choice('--format', values.format, FORMATS) ?? 'text';
   const provider =
     (choice('--provider', values.provider, PROVIDERS) as Provider | undefined) ?? DEFAULT_PROVIDER;
-  const writable = TERRAFORM_PHASES[provider];
-  const phases = values.phase?.map((phase) => choice('--phase', phase, writable) as string) ?? [...writable];
+  const phases = values.phase?.map((phase) => choice('--phase', phase, TERRAFORM_PHASES) as string) ?? [
+    ...TERRAFORM_PHASES,
+  ];
   const common = {
     provider,
     target: chosen,

@@ -163,14 +163,15 @@ class SchemaWriter {
   body(object: Json, members: Record<string, SchemaNode>, path: string): HclItem[] {
     const attributes: HclItem[] = [];
     const blocks: HclItem[] = [];
-    for (const [name, value] of Object.entries(object)) {
-      if (value === undefined || value === null) continue;
+    for (const [name, given] of Object.entries(object)) {
+      if (given === undefined || given === null) continue;
       const at = path ? `${path}.${name}` : name;
       const node = members[name];
       if (node === undefined) {
         this.leftOut(at);
         continue;
       }
+      const value = this.shaped(given, node, at);
       if (node.kind === 'block') {
         const items = node.nesting === 'list' && Array.isArray(value) ? value : [value];
         items.forEach((item, i) => {
@@ -180,6 +181,34 @@ class SchemaWriter {
       } else attributes.push({ name, value: this.value(value, node, at) });
     }
     return [...attributes, ...blocks];
+  }
+
+  /**
+   * The API's value in the shape the schema holds it, where the two differ (provider 4's headers, log
+   * fields and cache key query string parameters: ruleset-schema.ts). What the shape has no place for is
+   * left out, and named.
+   */
+  private shaped(value: unknown, node: SchemaNode, path: string): unknown {
+    if (node.kind !== 'value') {
+      if (node.keyMember === undefined || Array.isArray(value)) return value;
+      const byKey = value as Record<string, Json>;
+      const key = node.keyMember;
+      return Object.keys(byKey)
+        .sort()
+        .map((name) => ({ [key]: name, ...byKey[name] }));
+    }
+    const { itemMember, allAs } = node;
+    if (itemMember !== undefined && Array.isArray(value))
+      return value.map((item: Json, i) => {
+        for (const other of Object.keys(item))
+          if (other !== itemMember) this.leftOut(`${path}[${i}].${other}`);
+        return item[itemMember];
+      });
+    if (allAs !== undefined && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const { all, list } = value as { all?: boolean; list?: string[] };
+      return all === true ? [allAs] : (list ?? []);
+    }
+    return value;
   }
 
   private value(value: unknown, node: SchemaNode, path: string): HclValue {
@@ -205,6 +234,7 @@ class SchemaWriter {
     }
     switch (node.type) {
       case 'list(number)':
+      case 'set(number)':
         return { kind: 'tuple', items: value as number[] };
       case 'map(string)':
         // Provider 4 writes skip's rules as comma-joined ids.
@@ -215,6 +245,7 @@ class SchemaWriter {
           ),
         };
       case 'map(list(string))':
+      case 'map(set(string))':
         return { kind: 'map', entries: value as Record<string, string[]> };
       default:
         return value as HclValue;

@@ -12,6 +12,7 @@ export const FINAL_ACTIONS: readonly FinalAction[] = [
   'js_challenge',
   'managed_challenge',
   'allow',
+  'redirect',
   'none',
 ];
 
@@ -26,6 +27,17 @@ export interface Expectation {
   fired?: string[];
   /** Rules that must not have matched. */
   not_fired?: string[];
+  /** Where a redirect sends the client (the URL), and with which status when given. */
+  redirect?: { url: string; status?: number };
+  /**
+   * The URL as the phases leave it: a full URL, or a path (with its query) starting with `/`, compared
+   * with the path and query alone.
+   */
+  url?: string;
+  /** Request headers as the phases leave them, by name (any case): the value, or null for none. */
+  headers?: Record<string, string | null>;
+  /** Settings in effect, by product (config, origin, cache): each key given must have that value. */
+  settings?: Partial<Record<'config' | 'origin' | 'cache', Record<string, unknown>>>;
 }
 
 export interface TestCase {

@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import type { FinalAction } from '../../engine/outcome.js';
+import { segment } from '../../engine/zone/shape.js';
 import { closestName } from '../../lang/closest-name.js';
 import { describe } from '../../request/json.js';
 import type { CliIo } from '../command.js';
@@ -23,7 +24,8 @@ import {
 
 const FILE_KEYS = ['zone', 'tests'];
 const CASE_KEYS = ['name', 'request', 'expect'];
-const EXPECT_KEYS = ['action', 'by', 'fired', 'not_fired'];
+const EXPECT_KEYS = ['action', 'by', 'fired', 'not_fired', 'redirect', 'url', 'headers', 'settings'];
+const SETTINGS_GROUPS = ['config', 'origin', 'cache'] as const;
 
 /**
  * What was read of a test file: the file, as far as it could be read (cases with a mistake are kept, so that
@@ -234,7 +236,15 @@ function readCase(
 /** The expectation, as far as it is right: what is wrong is reported through `fail`. */
 function readExpectation(value: unknown, pointer: string, fail: Fail, name: string): Expectation {
   if (!isObject(value)) {
-    fail(pointer, memberProblem('expect', 'an object: {action, by?, fired?, not_fired?}', value), name);
+    fail(
+      pointer,
+      memberProblem(
+        'expect',
+        `an object: {${EXPECT_KEYS.map((key, i) => (i === 0 ? key : `${key}?`)).join(', ')}}`,
+        value,
+      ),
+      name,
+    );
     return {};
   }
   unknownKeys(value, pointer, EXPECT_KEYS, fail, name);
@@ -261,5 +271,48 @@ function readExpectation(value: unknown, pointer: string, fail: Fail, name: stri
     });
     expectation[key] = list.filter((entry): entry is string => typeof entry === 'string' && entry !== '');
   }
+  readPipelineExpectations(value, expectation, pointer, (at, message) => fail(at, message, name));
   return expectation;
+}
+
+/** What a case expects of the Rules products' phases: redirect, final URL and headers, settings. */
+function readPipelineExpectations(
+  value: Record<string, unknown>,
+  expectation: Expectation,
+  pointer: string,
+  fail: (pointer: string, message: string) => void,
+): void {
+  const { redirect, url, headers, settings } = value;
+  if (typeof redirect === 'string') expectation.redirect = { url: redirect };
+  else if (isObject(redirect) && typeof redirect.url === 'string') {
+    const status = redirect.status;
+    if (status !== undefined && typeof status !== 'number')
+      fail(`${pointer}/redirect/status`, memberProblem('status', 'a status code such as 301', status));
+    expectation.redirect = { url: redirect.url, ...(typeof status === 'number' ? { status } : {}) };
+  } else if (redirect !== undefined)
+    fail(`${pointer}/redirect`, memberProblem('redirect', 'a URL, or {url, status?}', redirect));
+  if (typeof url === 'string') expectation.url = url;
+  else if (url !== undefined) fail(`${pointer}/url`, memberProblem('url', 'a URL or a path', url));
+  if (isObject(headers)) {
+    expectation.headers = {};
+    for (const [header, expected] of Object.entries(headers)) {
+      if (typeof expected === 'string' || expected === null) expectation.headers[header] = expected;
+      else {
+        const about = 'a header value, or null for no such header';
+        fail(`${pointer}/headers${segment(header)}`, memberProblem(header, about, expected));
+      }
+    }
+  } else if (headers !== undefined)
+    fail(`${pointer}/headers`, memberProblem('headers', 'an object: {"<name>": "<value>" | null}', headers));
+  if (isObject(settings)) {
+    expectation.settings = {};
+    for (const [group, values] of Object.entries(settings)) {
+      if (!(SETTINGS_GROUPS as readonly string[]).includes(group))
+        fail(`${pointer}/settings${segment(group)}`, choiceProblem('settings', SETTINGS_GROUPS, group));
+      else if (!isObject(values))
+        fail(`${pointer}/settings/${group}`, memberProblem(group, 'an object of settings', values));
+      else expectation.settings[group as (typeof SETTINGS_GROUPS)[number]] = values;
+    }
+  } else if (settings !== undefined)
+    fail(`${pointer}/settings`, memberProblem('settings', 'an object: {config?, origin?, cache?}', settings));
 }

@@ -1,7 +1,8 @@
 import { compileZone } from '../../engine/index.js';
 import type { RuleName, SimulationResult } from '../../engine/outcome.js';
 import type { CompiledZone, ZoneProblem } from '../../engine/zone/types.js';
-import { readSampleRequest } from '../../request/index.js';
+import { RequestContext } from '../../eval/context.js';
+import { fieldValue, readSampleRequest } from '../../request/index.js';
 import { zoneProblemMessage } from '../zone-problems.js';
 import type { Expectation, InputProblem, TestCase, TestFile, TestZone } from './model.js';
 
@@ -194,6 +195,7 @@ function runCase(
     );
   const unwanted = (expect.not_fired ?? []).filter((name) => matched.has(name));
   if (unwanted.length > 0) differences.push(`not_fired: ${unwanted.join(', ')} matched`);
+  differences.push(...pipelineDifferences(expect, result, request));
   return {
     file: path,
     name: testCase.name,
@@ -206,6 +208,66 @@ function runCase(
       fired: result.matched.map(ruleLabel),
     },
     differences,
+  };
+}
+
+/** What differs from the case's expectations of the Rules products' phases (redirect, URL, headers, settings). */
+function pipelineDifferences(
+  expect: Expectation,
+  result: SimulationResult,
+  request: Parameters<CompiledZone['simulate']>[0],
+): string[] {
+  const differences: string[] = [];
+  const shown = (value: unknown) => (value === undefined ? 'none' : JSON.stringify(value));
+  if (expect.redirect) {
+    const got = result.redirect;
+    if (got?.url !== expect.redirect.url)
+      differences.push(`redirect: expected ${shown(expect.redirect.url)}, got ${shown(got?.url)}`);
+    else if (expect.redirect.status !== undefined && got.status !== expect.redirect.status)
+      differences.push(`redirect: expected status ${expect.redirect.status}, got ${got.status}`);
+  }
+  const final = finalRequest(result, request);
+  if (expect.url !== undefined) {
+    const got = expect.url.startsWith('/') ? final.target : final.url;
+    if (got !== expect.url) differences.push(`url: expected ${shown(expect.url)}, got ${shown(got)}`);
+  }
+  for (const [name, expected] of Object.entries(expect.headers ?? {})) {
+    const values = final.headers.filter(([header]) => header.toLowerCase() === name.toLowerCase());
+    const got = values.length === 0 ? null : values.map(([, value]) => value).join(', ');
+    if (got !== expected)
+      differences.push(
+        `headers: expected ${name} ${expected === null ? 'absent' : shown(expected)}, got ${got === null ? 'none' : shown(got)}`,
+      );
+  }
+  for (const [group, settings] of Object.entries(expect.settings ?? {})) {
+    const inEffect = result.settings?.[group as keyof NonNullable<SimulationResult['settings']>] ?? {};
+    for (const [key, expected] of Object.entries(settings)) {
+      if (JSON.stringify(inEffect[key]) !== JSON.stringify(expected))
+        differences.push(
+          `settings: expected ${group}.${key} ${shown(expected)}, got ${shown(inEffect[key])}`,
+        );
+    }
+  }
+  return differences;
+}
+
+/** The URL (full, and path with query) and the headers as the phases left them, or as sent. */
+function finalRequest(
+  result: SimulationResult,
+  request: Parameters<CompiledZone['simulate']>[0],
+): { url?: string; target?: string; headers: readonly (readonly [string, string])[] } {
+  const { rewritten } = result;
+  if (rewritten) {
+    const target = `${rewritten.path ?? ''}${rewritten.query !== undefined ? `?${rewritten.query}` : ''}`;
+    return { url: rewritten.url, target, headers: rewritten.headers };
+  }
+  const sample = request instanceof RequestContext ? undefined : request;
+  const url = sample && fieldValue(sample, 'http.request.full_uri');
+  const target = sample && fieldValue(sample, 'http.request.uri');
+  return {
+    ...(typeof url === 'string' ? { url } : {}),
+    ...(typeof target === 'string' ? { target } : {}),
+    headers: sample?.http?.headers ?? [],
   };
 }
 

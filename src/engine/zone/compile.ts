@@ -6,18 +6,19 @@ import {
   isSimulatedPhase,
   PHASE_ACTIONS,
   RULESET_PHASES,
-  SIMULATED_PHASES,
+  type SIMULATED_PHASES,
 } from '../../scheme/actions.js';
 import type { Phase, Plan } from '../../scheme/profile.js';
 import { findManagedRuleset } from '../managed/catalogue.js';
 import { compiledRules } from '../managed/evaluate.js';
 import { deployedSettings, type ExecuteOverrides } from '../managed/overrides.js';
 import { type RuleMatcher, ruleByRuleMatcher } from '../matcher.js';
-import { type RuleName, STAGES, type Stage } from '../outcome.js';
+import type { RuleName, Stage } from '../outcome.js';
 import { checkPreviousWaf } from '../previous-waf/simulate.js';
 import { indexedMatcher } from '../program/index.js';
 import { compareFirewallRules } from './firewall-order.js';
 import type { FirewallRuleEntry, RulesetEntry, RulesetRuleEntry, ZoneFile } from './model.js';
+import { type EffectReader, readEffect } from './pipeline.js';
 import type {
   FirewallRuleStep,
   ManagedExecution,
@@ -68,6 +69,24 @@ export function compileProgram(
   return new ZoneCompiler(read.zone, options).run();
 }
 
+/** Whose rulesets: the zone file's own (`rulesets`), or its account's (`account_rulesets`). */
+interface Owner {
+  key: 'rulesets' | 'account_rulesets';
+  name: string;
+  /** The kind of its entry points. */
+  entryKind: 'zone' | 'root';
+}
+const ZONE: Owner = { key: 'rulesets', name: 'zone file', entryKind: 'zone' };
+const ACCOUNT: Owner = { key: 'account_rulesets', name: 'account', entryKind: 'root' };
+const customKey = (owner: Owner, id: string) => `${owner.key}/${id}`;
+
+/** The phases a custom rule's skip may name (those after the custom rules that can be skipped). */
+const SKIPPABLE_PHASES: readonly string[] = [
+  'http_ratelimit',
+  'http_request_firewall_managed',
+  'http_request_sbfm',
+];
+
 class ZoneCompiler {
   readonly problems: ZoneProblem[] = [];
   readonly warnings: ZoneProblem[] = [];
@@ -75,11 +94,19 @@ class ZoneCompiler {
   readonly filters: Filter[] = [];
   readonly plan: Plan;
   private readonly ids = new Map<string, string>();
+  /** Custom rulesets by owner and id: the zone's execute its own, the account's entry points the account's. */
   private readonly customRulesets = new Map<string, { entry: RulesetEntry; path: string }>();
   /** Custom rulesets being compiled, to refuse execute cycles. */
   private readonly compiling = new Set<string>();
   /** Custom rulesets compiled, once each however many rules execute them. */
   private readonly compiledCustom = new Map<string, RulesetProgram>();
+  /** The effect reader of the rule being compiled (its expressions are compiled for its phase). */
+  private effectReader(phase: Phase): EffectReader {
+    return {
+      problem: (path, code, message) => this.problem(path, code, message),
+      rewriteExpression: (source, path) => this.rewriteExpression(source, phase, path),
+    };
+  }
 
   constructor(
     readonly zone: ZoneFile,
@@ -90,13 +117,16 @@ class ZoneCompiler {
 
   run(): { ok: true; compiled: CompiledProgram } | { ok: false; problems: ZoneProblem[] } {
     const firewallRules = this.firewallRules();
-    const entryPoints = this.entryPoints();
+    const accountEntryPoints = this.entryPoints(ACCOUNT);
+    const entryPoints = this.entryPoints(ZONE);
     const migration = this.zone.waf_migration;
     const program: ZoneProgram = {
       firewallRules,
       firewallPositions: positionsOf(firewallRules, this.filters.length),
       entryPoints,
+      accountEntryPoints,
       newWaf: migration === undefined || migration.new_waf_status === 'enabled',
+      ...(this.zone.name !== undefined ? { zoneName: this.zone.name } : {}),
     };
     const previousWafOn =
       this.zone.previous_waf !== undefined &&
@@ -126,9 +156,25 @@ class ZoneCompiler {
 
   /** Compiles an expression in its plan and phase; its index in the filters, or -1 when invalid. */
   private expression(source: string, phase: Phase, path: string, name: RuleName): number {
+    const filter = this.compiled(source, phase, path, 'filter');
+    return filter ? this.add(name, filter) : -1;
+  }
+
+  /** A rewrite expression (an action parameter's value) compiled for its phase; undefined when invalid. */
+  private rewriteExpression(source: string, phase: Phase, path: string): Filter | undefined {
+    return this.compiled(source, phase, path, 'rewrite');
+  }
+
+  private compiled(
+    source: string,
+    phase: Phase,
+    path: string,
+    expression: 'filter' | 'rewrite',
+  ): Filter | undefined {
     const result = compile(source, {
       plan: this.plan,
       phase,
+      expression,
       lints: false,
       ...(this.options.regexEngine ? { regexEngine: this.options.regexEngine } : {}),
     });
@@ -142,9 +188,9 @@ class ZoneCompiler {
           .join('\n'),
         { source, errors },
       );
-      return -1;
+      return undefined;
     }
-    return this.add(name, result.filter);
+    return result.filter;
   }
 
   private add(name: RuleName, filter: Filter): number {
@@ -194,11 +240,12 @@ class ZoneCompiler {
     return steps.map(({ priority: _priority, order: _order, ...step }) => step);
   }
 
-  private entryPoints(): ZoneProgram['entryPoints'] {
-    const rulesets = this.zone.rulesets ?? [];
+  /** The entry points of the zone's rulesets or of its account's, and the custom rulesets they execute. */
+  private entryPoints(owner: Owner): ZoneProgram['entryPoints'] {
+    const rulesets = this.zone[owner.key] ?? [];
     const entries: { entry: RulesetEntry; path: string }[] = [];
     rulesets.forEach((entry, i) => {
-      const path = `/rulesets/${i}`;
+      const path = `/${owner.key}/${i}`;
       this.claimId(entry.id, path);
       if (!isRulesetPhase(entry.phase)) {
         this.problem(
@@ -209,21 +256,21 @@ class ZoneCompiler {
         return;
       }
       if (!isSimulatedPhase(entry.phase)) {
-        // Exported zones hold every phase the API keeps; a request passes through these unchanged.
+        // Exported zones hold every phase the API keeps; a sample request has no response to run these on.
         this.warnings.push({
           path: `${path}/phase`,
           code: 'phase-not-simulated',
-          message: `the ${entry.phase} phase is not simulated: its rules do not change the request the simulated phases (${SIMULATED_PHASES.join(', ')}) see`,
+          message: `the ${entry.phase} phase is not simulated: it runs on the response, which a sample request does not have`,
         });
         return;
       }
-      if (entry.kind === 'custom') this.customRulesets.set(entry.id, { entry, path });
-      else if (entry.kind === 'zone') entries.push({ entry, path });
+      if (entry.kind === 'custom') this.customRulesets.set(customKey(owner, entry.id), { entry, path });
+      else if (entry.kind === owner.entryKind) entries.push({ entry, path });
       else
         this.problem(
           `${path}/kind`,
           'invalid-value',
-          'a zone file holds entry points (zone) and custom rulesets',
+          `${owner.key} holds entry points (${owner.entryKind}) and custom rulesets`,
         );
     });
     const result: ZoneProgram['entryPoints'] = {};
@@ -233,28 +280,34 @@ class ZoneCompiler {
         this.problem(
           `${path}/phase`,
           'duplicate-entry-point',
-          `the zone has two entry points for ${entry.phase}`,
+          `the ${owner.name} has two entry points for ${entry.phase}`,
         );
-        this.ruleset(entry, path); // checked all the same: its mistakes are reported too
+        this.ruleset(entry, path, owner); // checked all the same: its mistakes are reported too
         continue;
       }
-      result[stage] = this.ruleset(entry, path);
+      result[stage] = this.ruleset(entry, path, owner);
     }
     // Rulesets no entry point executes are checked all the same: a mistake in them is still a mistake.
-    for (const id of this.customRulesets.keys()) this.customRuleset(id);
+    for (const [key, { entry }] of this.customRulesets)
+      if (key === customKey(owner, entry.id)) this.customRuleset(owner, entry.id);
     return result;
   }
 
-  private ruleset(entry: RulesetEntry, path: string): RulesetProgram {
+  private ruleset(entry: RulesetEntry, path: string, owner: Owner): RulesetProgram {
     return {
       id: entry.id,
       ...(entry.name ? { name: entry.name } : {}),
       kind: entry.kind,
-      rules: entry.rules.map((rule, i) => this.rulesetRule(entry, rule, `${path}/rules/${i}`)),
+      rules: entry.rules.map((rule, i) => this.rulesetRule(entry, rule, `${path}/rules/${i}`, owner)),
     };
   }
 
-  private rulesetRule(ruleset: RulesetEntry, rule: RulesetRuleEntry, path: string): RulesetRuleStep {
+  private rulesetRule(
+    ruleset: RulesetEntry,
+    rule: RulesetRuleEntry,
+    path: string,
+    owner: Owner,
+  ): RulesetRuleStep {
     const phase = ruleset.phase as (typeof SIMULATED_PHASES)[number];
     this.claimId(rule.id, path);
     const name: RuleName = {
@@ -264,9 +317,13 @@ class ZoneCompiler {
       ruleset: ruleset.id,
       stage: phase,
     };
-    // Custom rulesets a custom entry point executes are the zone file's addition to what the API stores.
+    // The account's entry points deploy its custom rulesets in every phase; at zone level, custom rulesets
+    // run from the custom rules' entry point (the zone file's addition to what the API stores).
+    const executes = owner === ACCOUNT || phase === 'http_request_firewall_custom';
     const allowed: readonly string[] =
-      phase === 'http_request_firewall_custom' ? [...PHASE_ACTIONS[phase], 'execute'] : PHASE_ACTIONS[phase];
+      executes && !PHASE_ACTIONS[phase].includes('execute')
+        ? [...PHASE_ACTIONS[phase], 'execute']
+        : PHASE_ACTIONS[phase];
     if (!allowed.includes(rule.action)) {
       this.problem(
         `${path}/action`,
@@ -283,8 +340,13 @@ class ZoneCompiler {
       enabled: rule.enabled !== false,
     };
     const parameters = rule.action_parameters ?? {};
-    if (rule.action === 'skip') step.skip = this.skipTargets(parameters, `${path}/action_parameters`, phase);
-    if (rule.action === 'execute') this.execute(step, phase, parameters, `${path}/action_parameters`);
+    const parametersPath = `${path}/action_parameters`;
+    if (rule.action === 'skip') step.skip = this.skipTargets(parameters, parametersPath, phase);
+    if (rule.action === 'execute') this.execute(step, phase, parameters, parametersPath, owner);
+    const effect = allowed.includes(rule.action)
+      ? readEffect(rule.action, parameters, parametersPath, this.effectReader(phase))
+      : undefined;
+    if (effect) step.effect = effect;
     return step;
   }
 
@@ -328,11 +390,11 @@ class ZoneCompiler {
       this.problem(`${path}/ruleset`, 'invalid-value', 'the only value is "current"');
     const stages = strings('phases');
     stages.forEach((stage, i) => {
-      if (!(STAGES as readonly string[]).includes(stage) && stage !== 'http_request_sbfm')
+      if (!SKIPPABLE_PHASES.includes(stage))
         this.problem(
           `${path}/phases/${i}`,
           'invalid-value',
-          `expected one of ${STAGES.slice(1, 4).join(', ')}, http_request_sbfm`,
+          `expected one of ${SKIPPABLE_PHASES.join(', ')}`,
         );
     });
     const products = strings('products');
@@ -358,6 +420,7 @@ class ZoneCompiler {
     phase: string,
     parameters: Record<string, unknown>,
     path: string,
+    owner: Owner,
   ): void {
     const id = parameters.id;
     if (typeof id !== 'string') {
@@ -375,16 +438,24 @@ class ZoneCompiler {
       step.executesManaged = this.managedExecution(managed.id, parameters.overrides, `${path}/overrides`);
       return;
     }
-    const custom = this.customRulesets.get(id);
+    const custom = this.customRulesets.get(customKey(owner, id));
     if (!custom) {
       this.problem(
         `${path}/id`,
         'unknown-ruleset',
-        `no custom ruleset of the zone file nor managed ruleset has the id ${id}`,
+        `no custom ruleset of the ${owner.name} nor managed ruleset has the id ${id}`,
       );
       return;
     }
-    if (this.compiling.has(id)) {
+    if (custom.entry.phase !== phase) {
+      this.problem(
+        `${path}/id`,
+        'invalid-value',
+        `the ruleset ${id} is of the ${custom.entry.phase} phase, not ${phase}`,
+      );
+      return;
+    }
+    if (this.compiling.has(customKey(owner, id))) {
       this.problem(
         `${path}/id`,
         'execute-cycle',
@@ -392,19 +463,20 @@ class ZoneCompiler {
       );
       return;
     }
-    step.executesCustom = this.customRuleset(id);
+    step.executesCustom = this.customRuleset(owner, id);
   }
 
   /** A custom ruleset, compiled once however many rules execute it. */
-  private customRuleset(id: string): RulesetProgram | undefined {
-    const custom = this.customRulesets.get(id);
+  private customRuleset(owner: Owner, id: string): RulesetProgram | undefined {
+    const key = customKey(owner, id);
+    const custom = this.customRulesets.get(key);
     if (!custom) return undefined;
-    let program = this.compiledCustom.get(id);
+    let program = this.compiledCustom.get(key);
     if (!program) {
-      this.compiling.add(id);
-      program = this.ruleset(custom.entry, custom.path);
-      this.compiling.delete(id);
-      this.compiledCustom.set(id, program);
+      this.compiling.add(key);
+      program = this.ruleset(custom.entry, custom.path, owner);
+      this.compiling.delete(key);
+      this.compiledCustom.set(key, program);
     }
     return program;
   }

@@ -9,10 +9,17 @@ import type { Plan } from '../../scheme/profile.js';
 export interface ZoneFile {
   /** Decides which fields, functions and actions the expressions may use. Default `enterprise`. */
   plan?: Plan;
+  /** The zone's name: `cf.zone.name` for requests that do not give one (account rulesets scope on it). */
+  name?: string;
   /** Firewall rules as `GET /zones/{id}/firewall/rules` returns them, each with its filter inline. */
   firewall_rules?: FirewallRuleEntry[];
   /** Entry points (`kind: "zone"`, one per phase) and the custom rulesets they execute. */
   rulesets?: RulesetEntry[];
+  /**
+   * The account's rulesets that reach the zone: entry points (`kind: "root"`, one per phase), which run
+   * before the zone's of the same phase, and the custom rulesets they execute.
+   */
+  account_rulesets?: RulesetEntry[];
   /** The previous WAF: the zone's changes to the catalogue's packages, groups and rules, and overrides. */
   previous_waf?: PreviousWafEntry;
   /** Page rules as `GET /zones/{id}/pagerules` returns them (only the `waf` action matters here). */
@@ -40,7 +47,7 @@ export interface RulesetEntry {
   id: string;
   name?: string;
   description?: string;
-  /** `zone` for entry points, `custom` for rulesets an entry point executes. */
+  /** `zone` (`root` in account_rulesets) for entry points, `custom` for rulesets an entry point executes. */
   kind: 'zone' | 'custom' | 'root' | 'managed';
   phase: string;
   version?: string;

@@ -1,3 +1,4 @@
+import type { Filter } from '../../eval/compile.js';
 import type { ManagedRule, ManagedRuleset } from '../managed/model.js';
 import type { RuleName, Stage } from '../outcome.js';
 import type { PageRuleEntry, PreviousWafEntry } from './model.js';
@@ -37,7 +38,32 @@ export interface RulesetRuleStep {
   executesCustom?: RulesetProgram;
   /** `execute` of a catalogue managed ruleset, with its overrides applied. */
   executesManaged?: ManagedExecution;
+  /** The action of a Rules product (rewrite, redirect, route, set_config, set_cache_settings), read. */
+  effect?: RuleEffect;
 }
+
+/** A value of an action parameter: static, or a rewrite expression compiled for the rule's phase. */
+export type ValueSource = { value: string } | { expression: string; filter: Filter };
+
+/** One header modification (`action_parameters.headers`), in the order the rule lists them. */
+export interface HeaderChange {
+  name: string;
+  operation: 'set' | 'add' | 'remove';
+  source?: ValueSource;
+}
+
+/** What a Rules product's rule does when it matches (./pipeline.ts runs it). */
+export type RuleEffect =
+  | { kind: 'rewrite'; path?: ValueSource; query?: ValueSource; headers: HeaderChange[] }
+  | {
+      kind: 'redirect';
+      /** Undefined for a redirect through a Bulk Redirect list (`from_list`), whose entries cfrules lacks. */
+      target?: ValueSource;
+      list?: string;
+      status: number;
+      preserveQuery: boolean;
+    }
+  | { kind: 'settings'; group: 'config' | 'origin' | 'cache'; values: Record<string, unknown> };
 
 export interface RulesetProgram {
   id: string;
@@ -72,6 +98,10 @@ export interface ZoneProgram {
   firewallPositions: Int32Array;
   /** Entry points by stage. */
   entryPoints: Partial<Record<Stage, RulesetProgram>>;
+  /** The account's entry points (`kind: "root"`) by stage: they run before the zone's. */
+  accountEntryPoints: Partial<Record<Stage, RulesetProgram>>;
+  /** The zone's name (`cf.zone.name`) for requests that do not give one. */
+  zoneName?: string;
   /** Whether the new WAF (managed phase) and the previous WAF run, from the migration state. */
   newWaf: boolean;
   previousWaf?: { config: PreviousWafEntry; pageRules: readonly PageRuleEntry[] };

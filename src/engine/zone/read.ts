@@ -113,8 +113,10 @@ const wafMigration = objectOf({
 
 const zoneFile: Shape = objectOf({
   'plan?': oneOf(PLANS),
+  'name?': string,
   'firewall_rules?': arrayOf(firewallRule),
   'rulesets?': arrayOf(ruleset),
+  'account_rulesets?': arrayOf(ruleset),
   'previous_waf?': previousWaf,
   'page_rules?': arrayOf(pageRule),
   'waf_migration?': wafMigration,

@@ -1,7 +1,9 @@
 import type { RequestContext } from '../../eval/context.js';
+import type { SampleRequest } from '../../request/index.js';
 import type { Candidates } from '../matcher.js';
 import type {
   FinalAction,
+  RequestSettings,
   RuleName,
   RulesetTrace,
   RuleTrace,
@@ -9,12 +11,14 @@ import type {
   Stage,
   StageTrace,
 } from '../outcome.js';
-import { STAGES } from '../outcome.js';
+import { RULES_PRODUCT_STAGES, STAGES } from '../outcome.js';
 import { evaluatePreviousWaf } from '../previous-waf/simulate.js';
+import { applyRewrite, redirectUrl, rewrittenRequest, sourceValue } from './pipeline.js';
 import type {
   DeployedManagedRule,
   FirewallRuleStep,
   ManagedExecution,
+  RuleEffect,
   RulesetProgram,
   RulesetRuleStep,
   ZoneProgram,
@@ -31,6 +35,13 @@ type Items = (RulesetTrace | RuleTrace)[];
 /** Actions that end the request when a rule takes them (log, skip and execute go on). */
 const ENDING = new Set(['block', 'challenge', 'js_challenge', 'managed_challenge']);
 
+/** How a request is matched: its context, each rule's answer, and (without a trace) the candidates. */
+export interface Matching {
+  context: RequestContext;
+  match: (index: number) => boolean;
+  candidates?: Candidates;
+}
+
 export class RequestRun {
   action: FinalAction = 'none';
   decidedBy?: RuleName;
@@ -43,15 +54,29 @@ export class RequestRun {
   /** A rule ended the request: nothing after it runs. */
   private ended = false;
   private readonly stages: StageTrace[] = [];
+  private context: RequestContext;
+  private match: (index: number) => boolean;
+  /** Without a trace: the rules that may match; the others are passed over at once (their match is false). */
+  private candidates?: Candidates;
+  /** The request as the phases so far left it (a rewrite gives the later rules a new one). */
+  private request: SampleRequest | undefined;
+  private redirect?: { url: string; status: number };
+  private settings?: RequestSettings;
 
   constructor(
     private readonly program: ZoneProgram,
-    private readonly context: RequestContext,
-    private readonly match: (index: number) => boolean,
+    matching: Matching,
+    /** The request of the context, when it is a sample request (rewrites need its message). */
+    request: SampleRequest | undefined,
+    /** Matching for a request a rule changed. */
+    private readonly rematch: (request: SampleRequest) => Matching,
     private readonly tracing: boolean,
-    /** Without a trace: the rules that may match; the others are passed over at once (their match is false). */
-    private readonly candidates?: Candidates,
-  ) {}
+  ) {
+    this.context = matching.context;
+    this.match = matching.match;
+    this.candidates = matching.candidates;
+    this.request = request;
+  }
 
   /** A rule that cannot match and leaves no trace: nothing to do for it. */
   private ruledOut(index: number): boolean {
@@ -59,15 +84,24 @@ export class RequestRun {
   }
 
   run(): SimulationResult {
-    for (const stage of STAGES) this.stage(stage);
+    for (const stage of STAGES) {
+      // The Rules products' stages appear only when the zone has them.
+      if (RULES_PRODUCT_STAGES.has(stage) && !this.configured(stage)) continue;
+      this.stage(stage);
+    }
     // One shape for every result (decidedBy undefined when nothing decided): replay makes millions.
-    return {
+    const result: SimulationResult = {
       action: this.action,
       decidedBy: this.decidedBy,
       matched: this.matched,
       skipped: this.skipped,
       trace: this.stages,
     };
+    if (this.redirect) result.redirect = this.redirect;
+    const rewritten = this.request && rewrittenRequest(this.request);
+    if (rewritten) result.rewritten = rewritten;
+    if (this.settings) result.settings = this.settings;
+    return result;
   }
 
   private stage(name: Stage): void {
@@ -79,7 +113,13 @@ export class RequestRun {
     else if (skippedBy) status = 'skipped';
     else if (name === 'firewall_rules') this.firewallRules(items);
     else if (name === 'previous_waf') ({ status, by: skippedBy } = this.previousWaf(items));
-    else this.ruleset(this.program.entryPoints[name] as RulesetProgram, name, items);
+    else {
+      // The account's entry point first, then the zone's.
+      const account = this.program.accountEntryPoints[name];
+      const zone = this.program.entryPoints[name];
+      if (account) this.ruleset(account, name, items);
+      if (zone && !this.ended) this.ruleset(zone, name, items);
+    }
     if (!this.tracing) return;
     const by = status === 'skipped' ? skippedBy : undefined;
     this.stages.push({ type: 'stage', name, status, ...(by ? { skippedBy: by } : {}), trace: items });
@@ -89,7 +129,9 @@ export class RequestRun {
     if (name === 'firewall_rules') return this.program.firewallRules.length > 0;
     if (name === 'previous_waf') return this.program.previousWaf !== undefined;
     if (name === 'http_request_firewall_managed' && !this.program.newWaf) return false;
-    return this.program.entryPoints[name] !== undefined;
+    return (
+      this.program.entryPoints[name] !== undefined || this.program.accountEntryPoints[name] !== undefined
+    );
   }
 
   private matchedRule(name: RuleName): void {
@@ -193,6 +235,11 @@ export class RequestRun {
         continue;
       }
       this.matchedRule(rule.name);
+      if (rule.effect) {
+        this.applyEffect(rule, rule.effect, inner);
+        if (this.ended) break;
+        continue;
+      }
       // One request is not a rate: rate limiting rules show that they match, and never decide.
       if (ENDING.has(rule.action) && stage !== 'http_ratelimit') {
         this.decide(rule.action as FinalAction, rule.name, true);
@@ -209,6 +256,58 @@ export class RequestRun {
         kind: ruleset.kind,
         trace: inner,
       });
+  }
+
+  /**
+   * What a Rules product's rule does when it matches: a redirect ends the request; a rewrite gives the
+   * later rules and phases the changed request; a settings rule puts its settings in effect, each key as
+   * the last matching rule sets it.
+   */
+  private applyEffect(rule: RulesetRuleStep, effect: RuleEffect, items: Items): void {
+    if (effect.kind === 'settings') {
+      this.settings ??= {};
+      this.settings[effect.group] = { ...this.settings[effect.group], ...effect.values };
+      this.trace(items, rule, true, { settings: effect.values });
+      return;
+    }
+    if (effect.kind === 'redirect') {
+      if (!effect.target) {
+        const unknown = `the entries of the Bulk Redirect list ${effect.list} are not part of the zone file: the redirect is not simulated`;
+        this.trace(items, rule, true, { unknown });
+        return;
+      }
+      const target = sourceValue(effect.target, this.context);
+      if (target === undefined) {
+        this.trace(items, rule, true, { unknown: 'the target URL expression has no value for this request' });
+        return;
+      }
+      const redirect = {
+        url: redirectUrl(target, this.request?.http?.query, effect.preserveQuery),
+        status: effect.status,
+      };
+      this.redirect = redirect;
+      this.decide('redirect', rule.name, true);
+      this.trace(items, rule, true, { redirect, terminated: true });
+      return;
+    }
+    const rewrite = this.request && applyRewrite(effect, this.request, this.context);
+    if (!rewrite) {
+      this.trace(items, rule, true, { unknown: 'the request has no HTTP message to rewrite' });
+      return;
+    }
+    if (rewrite.request !== this.request) {
+      this.request = rewrite.request;
+      ({
+        context: this.context,
+        match: this.match,
+        candidates: this.candidates,
+      } = this.rematch(rewrite.request));
+    }
+    const missing =
+      rewrite.missing.length > 0
+        ? { unknown: `no value for this request: ${rewrite.missing.join(', ')} left as they were` }
+        : {};
+    this.trace(items, rule, true, { changes: rewrite.changes, ...missing });
   }
 
   /** Applies a skip rule that matched; the rule itself when it skips the rest of its ruleset. */

@@ -1,12 +1,12 @@
 import type { Filter } from '../../eval/compile.js';
 import { layoutFor, RequestContext } from '../../eval/context.js';
-import type { SampleRequest } from '../../request/index.js';
+import { type SampleRequest, withEdgeDefaults } from '../../request/index.js';
 import { cloudflareScheme } from '../../scheme/scheme.js';
 import { type RuleMatcher, ruleByRuleMatcher } from '../matcher.js';
 import type { RuleName, SimulationResult } from '../outcome.js';
 import { compileProgram } from './compile.js';
 import type { ZoneProgram } from './program.js';
-import { RequestRun } from './run.js';
+import { type Matching, RequestRun } from './run.js';
 import type {
   CompiledZone,
   CompileZoneOptions,
@@ -31,6 +31,9 @@ function zoneOf(
 ): CompiledZone {
   // Every expression is compiled against Cloudflare's scheme, so one layout serves the whole zone.
   const layout = layoutFor(cloudflareScheme);
+  // What a request of the zone has without saying so: the zone's name.
+  const zoneDefaults =
+    program.zoneName === undefined ? undefined : new Map([['cf.zone.name', program.zoneName]]);
   return {
     rules,
     filters,
@@ -39,18 +42,39 @@ function zoneOf(
       request: SampleRequest | RequestContext,
       simulateOptions: SimulateOptions = {},
     ): SimulationResult {
-      const context = request instanceof RequestContext ? request : layout.context(request);
       const tracing = simulateOptions.trace !== false;
-      // Without a trace, the rules the index rules out need not even be looked at.
-      const candidates = tracing ? undefined : matcher.candidates?.(context);
-      const marks = candidates?.marks;
-      const match = marks
-        ? (index: number) => marks[index] === 1 && (filters[index] as Filter).match(context)
-        : matcher.forRequest(context);
-      const run = new RequestRun(program, context, match, tracing, candidates);
+      const matching = (context: RequestContext): Matching => {
+        // Without a trace, the rules the index rules out need not even be looked at.
+        const candidates = tracing ? undefined : matcher.candidates?.(context);
+        const marks = candidates?.marks;
+        const match = marks
+          ? (index: number) => marks[index] === 1 && (filters[index] as Filter).match(context)
+          : matcher.forRequest(context);
+        return { context, match, ...(candidates ? { candidates } : {}) };
+      };
+      let sample = request instanceof RequestContext ? sampleOf(request.input) : request;
+      let context = request instanceof RequestContext ? request : undefined;
+      if (sample && zoneDefaults) {
+        const defaulted = withEdgeDefaults(sample, zoneDefaults);
+        if (defaulted !== sample) context = undefined;
+        sample = defaulted;
+      }
+      context ??= layout.context(sample as SampleRequest);
+      const run = new RequestRun(
+        program,
+        matching(context),
+        sample,
+        (changed) => matching(layout.context(changed)),
+        tracing,
+      );
       return run.run();
     },
   };
+}
+
+/** The sample request a context was made from (a context of field values has none). */
+function sampleOf(input: RequestContext['input']): SampleRequest | undefined {
+  return 'memo' in input && 'edge' in input ? (input as SampleRequest) : undefined;
 }
 
 /** A zone file that cannot be simulated, with every problem and its JSON pointer. */

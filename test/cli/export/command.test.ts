@@ -54,7 +54,7 @@ const db = join(dir, 'export.db');
 let serve: ServeProcess;
 /** The entry points as the API returns them after the writes, by phase. */
 const stored: Record<string, Json> = {};
-/** Entry points of the Rules products' phases, which only provider 5 is written for. */
+/** Entry points of the Rules products' phases. */
 const rulesProducts: Record<string, Json> = {};
 
 async function put(phase: string, body: unknown): Promise<Json> {
@@ -138,7 +138,7 @@ beforeAll(async () => {
       },
     ],
   });
-  // The Rules products' phases: written for provider 5, not for provider 4 (its blocks are not described).
+  // The Rules products' phases: written for either provider.
   for (const phase of [
     'http_request_transform',
     'http_response_headers_transform',
@@ -242,13 +242,21 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
     expect(run.stdout).toContain('version = ">= 4.48, < 5.0.0"');
     expect(run.stdout).not.toMatch(/^\s*version\s*=\s*"(latest|1)"/m);
     const document = await readHcl(run.stdout);
-    expect(Object.keys(document.resource.cloudflare_ruleset).sort()).toEqual(Object.keys(stored).sort());
-    for (const [phase, ruleset] of Object.entries(stored)) {
+    // The WAF's phases and the Rules products', headers written one block each.
+    const everyPhase = { ...stored, ...rulesProducts };
+    expect(Object.keys(document.resource.cloudflare_ruleset).sort()).toEqual(Object.keys(everyPhase).sort());
+    expect(run.stdout).toContain('headers {\n        name      = "x-rewritten"\n');
+    for (const [phase, ruleset] of Object.entries(everyPhase)) {
       expect(rulesOf(resource(document, phase))).toEqual(configurable(ruleset.rules));
       expect(run.stdout).toContain(`  id = "zone/${ZONE}/${ruleset.id}"\n`);
     }
-    const imports = await cfrules([...exportArgs(), '--provider', '4', '--imports'], withToken);
-    expect(imports.stdout).toContain(`zone/${ZONE}/`);
+    const imports = await cfrules(
+      [...exportArgs(), '--provider', '4', '--imports', '--phase', 'http_request_transform'],
+      withToken,
+    );
+    expect(imports.stdout).toBe(
+      `terraform import cloudflare_ruleset.http_request_transform zone/${ZONE}/${rulesProducts.http_request_transform.id}\n`,
+    );
     const bad = await cfrules([...exportArgs(), '--provider', '3'], withToken);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("unknown provider '3': expected one of 5, 4");
@@ -467,23 +475,7 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
     );
     await usage(
       ['export', 'terraform', '--zone', ZONE, '--token', 't', '--phase', 'http_request_sbfm'],
-      "unknown phase 'http_request_sbfm': expected one of http_request_firewall_custom, http_request_firewall_managed, http_ratelimit, http_request_dynamic_redirect, http_request_transform, http_request_origin, http_request_cache_settings, http_config_settings, http_request_late_transform, http_custom_errors, http_response_headers_transform, http_response_compression, http_log_custom_fields",
-    );
-    // Provider 4's blocks for the Rules products are not described: it writes the WAF's phases only.
-    await usage(
-      [
-        'export',
-        'terraform',
-        '--zone',
-        ZONE,
-        '--token',
-        't',
-        '--provider',
-        '4',
-        '--phase',
-        'http_request_transform',
-      ],
-      "unknown phase 'http_request_transform': expected one of http_request_firewall_custom, http_request_firewall_managed, http_ratelimit",
+      "unknown phase 'http_request_sbfm': expected one of http_request_firewall_custom, http_request_firewall_managed, http_ratelimit, http_request_dynamic_redirect, http_request_transform, http_config_settings, http_request_origin, http_request_late_transform, http_request_cache_settings, http_custom_errors, http_response_headers_transform, http_response_compression, http_log_custom_fields",
     );
     await usage(
       ['export', 'terraform', '--zone', ZONE, '--token', 't', '--api', 'ftp://x'],

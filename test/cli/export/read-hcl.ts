@@ -45,20 +45,39 @@ const LIST_BLOCKS = new Set([
   'cookie_fields',
 ]);
 
+/** Provider 4's log fields: sets of names, where the API has lists of `{ name }`. */
+const FIELD_SETS = new Set(['request_fields', 'response_fields', 'cookie_fields']);
+
 function nested(object: Json, path: string): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(object)) {
-    if (Array.isArray(value) && value.every((item) => typeof item === 'object')) {
+    if (key === 'headers' && Array.isArray(value))
+      // Provider 4: one block per header, its name in it; the API's map by name.
+      out[key] = Object.fromEntries(
+        value.map(({ name, ...operation }, i) => [name, nested(operation, `${path}.headers[${i}]`)]),
+      );
+    else if (FIELD_SETS.has(key) && Array.isArray(value) && value.every((item) => typeof item === 'string'))
+      out[key] = value.map((name) => ({ name }));
+    else if (Array.isArray(value) && value.every((item) => typeof item === 'object')) {
       const items = value.map((item, i) => nested(item, `${path}.${key}[${i}]`));
       out[key] = LIST_BLOCKS.has(key) ? items : single(items, `${path}.${key}`);
     } else out[key] = value;
+    // Provider 4: a query string's parameters as a set of names, ["*"] for all.
+    if (key === 'query_string')
+      for (const which of ['include', 'exclude'])
+        if (Array.isArray(out[key][which]))
+          out[key][which] =
+            out[key][which].length === 1 && out[key][which][0] === '*'
+              ? { all: true }
+              : { list: out[key][which] };
   }
   return out;
 }
 
 /**
  * A resource's rules as the API returns them, less what the API adds (id, version, last_updated): provider
- * 4's blocks (which hcl2json lists) and provider 5's list of objects alike.
+ * 4's blocks (which hcl2json lists) and provider 5's list of objects alike, provider 4's sets of names and
+ * headers by name turned back into the API's shapes.
  */
 export function rulesOf(resource: Json): Json[] {
   return (resource.rules ?? []).map((rule: Json, i: number) => {

@@ -220,6 +220,144 @@ describe('terraformConfiguration', () => {
     expect(v4.text).not.toContain('sensitivity_level');
   });
 
+  // The Rules products' parameters where provider 4's schema holds them in another shape than the API's.
+  const cache = ruleset(
+    'http_request_cache_settings',
+    [
+      rule({
+        action: 'set_cache_settings',
+        action_parameters: {
+          cache: true,
+          edge_ttl: {
+            mode: 'override_origin',
+            default: 60,
+            status_code_ttl: [
+              { status_code: 200, value: 50 },
+              { status_code_range: { from: 500, to: 599 }, value: -1 },
+            ],
+          },
+          cache_key: {
+            cache_deception_armor: true,
+            custom_key: {
+              query_string: { include: { all: true } },
+              header: { include: ['x-a'], contains: { accept: ['image/webp', 'image/avif'] } },
+              user: { geo: true },
+            },
+          },
+          cache_reserve: { eligible: true, minimum_file_size: 1024 },
+          additional_cacheable_ports: [8443, 8080],
+          read_timeout: 900,
+        },
+      }),
+      rule({
+        action: 'set_cache_settings',
+        action_parameters: {
+          cache_key: { custom_key: { query_string: { exclude: { list: ['utm_source', 'utm_medium'] } } } },
+          strip_etags: true,
+        },
+      }),
+    ],
+    'f'.repeat(32),
+  );
+  const transform = ruleset(
+    'http_request_transform',
+    [
+      rule({
+        action: 'rewrite',
+        action_parameters: {
+          uri: { query: { value: 'a=${b}' } },
+          headers: {
+            'x-zeta': { operation: 'remove' },
+            'x-alpha': { operation: 'set', expression: 'cf.bot_management.score' },
+          },
+        },
+      }),
+    ],
+    '1'.repeat(32),
+  );
+  const logging = ruleset(
+    'http_log_custom_fields',
+    [
+      rule({
+        action: 'log_custom_field',
+        action_parameters: {
+          request_fields: [{ name: 'x-request-id' }, { name: 'referer' }],
+          response_fields: [{ name: 'server' }],
+          cookie_fields: [{ name: '__session' }],
+        },
+      }),
+    ],
+    '2'.repeat(32),
+  );
+
+  it('provider 4: headers one block each by name, sets of names, ["*"] for all, read back as the API has them', async () => {
+    const { text, leftOut } = terraformConfiguration(ZONE, [cache, transform, logging], '4');
+    expect(schemaProblems(parser, text, RULESET_SCHEMAS['4'])).toEqual([]);
+    expect(text).toContain(
+      'headers {\n        name       = "x-alpha"\n        operation  = "set"\n' +
+        '        expression = "cf.bot_management.score"\n      }\n\n' +
+        '      headers {\n        name      = "x-zeta"\n        operation = "remove"\n      }',
+    );
+    expect(text).toContain('request_fields  = ["x-request-id", "referer"]');
+    expect(text).toContain('include = ["*"]');
+    expect(text).toContain('exclude = ["utm_source", "utm_medium"]');
+    expect(text).toMatch(/additional_cacheable_ports = \[\n\s+8443,\n\s+8080,\n\s+\]/);
+    // What provider 4 has no place for is named and left out; the rest reads back as the API holds it.
+    expect(leftOut).toEqual([
+      'cloudflare_ruleset.http_request_cache_settings: rules[1].action_parameters.strip_etags is not in the schema of provider 4; left out',
+    ]);
+    expect(text).not.toContain('strip_etags');
+    const document = await readHcl(text);
+    const [withPorts, withoutEtags] = configurable(cache.rules ?? []);
+    delete withoutEtags.action_parameters.strip_etags;
+    expect(rulesOf(resource(document, cache.phase))).toEqual([withPorts, withoutEtags]);
+    for (const written of [transform, logging])
+      expect(rulesOf(resource(document, written.phase))).toEqual(configurable(written.rules ?? []));
+    // Provider 5 has a place for all of it.
+    const v5 = terraformConfiguration(ZONE, [cache, transform, logging], '5');
+    expect(v5.leftOut).toEqual([]);
+    expect(schemaProblems(parser, v5.text, RULESET_SCHEMAS['5'])).toEqual([]);
+  });
+
+  it("provider 4: names the Rules products' parameters it has no place for", () => {
+    const newer = ruleset(
+      'http_log_custom_fields',
+      [
+        rule({
+          id: 'n',
+          action: 'log_custom_field',
+          action_parameters: {
+            request_fields: [{ name: 'x-request-id' }],
+            transformed_request_fields: [{ name: 'x-rewritten' }],
+            raw_response_fields: [{ name: 'server' }],
+          },
+        }),
+      ],
+      '3'.repeat(32),
+    );
+    const errors = ruleset(
+      'http_custom_errors',
+      [
+        rule({
+          id: 'e',
+          action: 'serve_error',
+          action_parameters: { asset_name: 'maintenance', status_code: 503 },
+        }),
+      ],
+      '4'.repeat(32),
+    );
+    const { text, leftOut } = terraformConfiguration(ZONE, [newer, errors], '4');
+    expect(leftOut).toEqual([
+      'cloudflare_ruleset.http_log_custom_fields: rules[0].action_parameters.transformed_request_fields is not in the schema of provider 4; left out',
+      'cloudflare_ruleset.http_log_custom_fields: rules[0].action_parameters.raw_response_fields is not in the schema of provider 4; left out',
+      'cloudflare_ruleset.http_custom_errors: rules[0].action_parameters.asset_name is not in the schema of provider 4; left out',
+    ]);
+    expect(text).toContain('request_fields = ["x-request-id"]');
+    expect(text).toContain('status_code = 503');
+    expect(schemaProblems(parser, text, RULESET_SCHEMAS['4'])).toEqual([]);
+    expect(terraformConfiguration(ZONE, [newer, errors], '5').leftOut).toEqual([]);
+  });
+
   it('names the texts that are not in NFC, which Terraform would change', () => {
     const changed = ruleset(
       'http_request_firewall_custom',

@@ -187,15 +187,50 @@ describe('rulesets', () => {
     expect(result.trace[1]?.trace).toMatchObject([{ type: 'ruleset', trace: { length: 3 } }]);
   });
 
-  it('entry points of the phases not simulated are kept out, with a warning each; the others run', () => {
+  it('a URL rewrite changes the path the custom rules see; raw fields keep the path as sent', () => {
     const zone = {
       rulesets: [
         entryPoint('http_request_transform', [
           {
             ref: 'rewrite',
             action: 'rewrite',
-            expression: 'true',
+            expression: 'http.request.uri.path eq "/"',
             action_parameters: { uri: { path: { value: '/admin' } } },
+          },
+        ]),
+        custom([
+          {
+            ref: 'block',
+            action: 'block',
+            expression: 'http.request.uri.path eq "/admin" and raw.http.request.uri.path eq "/"',
+          },
+        ]),
+      ],
+    };
+    const compiled = compileZone(zone);
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+    expect(compiled.warnings).toEqual([]);
+    const result = compiled.zone.simulate(home);
+    expect(result).toMatchObject({ action: 'block', rewritten: { path: '/admin' } });
+    expect(result.trace[0]).toMatchObject({
+      name: 'http_request_transform',
+      trace: [{ trace: [{ changes: [{ target: 'http.request.uri.path', before: '/', after: '/admin' }] }] }],
+    });
+    // Sent as /admin, the request is not rewritten, and its raw path is not "/".
+    const sentAsAdmin = compiled.zone.simulate(admin);
+    expect(sentAsAdmin.action).toBe('none');
+    expect(sentAsAdmin.rewritten).toBeUndefined();
+  });
+
+  it('entry points of the response phases are kept out, with a warning each; the others run', () => {
+    const zone = {
+      rulesets: [
+        entryPoint('http_response_headers_transform', [
+          {
+            ref: 'frame',
+            action: 'rewrite',
+            expression: 'true',
+            action_parameters: { headers: { 'x-frame-options': { operation: 'set', value: 'DENY' } } },
           },
         ]),
         custom([{ ref: 'block', action: 'block', expression: 'http.request.uri.path eq "/admin"' }]),
@@ -206,7 +241,6 @@ describe('rulesets', () => {
     expect(compiled.warnings).toEqual([
       expect.objectContaining({ path: '/rulesets/0/phase', code: 'phase-not-simulated' }),
     ]);
-    // The rewrite is not applied: the custom rule sees the request's own path.
     expect(compiled.zone.simulate(home).action).toBe('none');
     expect(compiled.zone.simulate(admin).action).toBe('block');
   });
