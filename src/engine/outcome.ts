@@ -33,8 +33,20 @@ export const STAGES = [
   'previous_waf',
   'http_request_late_transform',
   'http_request_cache_settings',
+  'http_custom_errors',
+  'http_response_headers_transform',
+  'http_response_compression',
+  'http_log_custom_fields',
 ] as const;
 export type Stage = (typeof STAGES)[number];
+
+/** The stages that run on the response: only for requests that give one (`response`). */
+export const RESPONSE_STAGES: ReadonlySet<Stage> = new Set([
+  'http_custom_errors',
+  'http_response_headers_transform',
+  'http_response_compression',
+  'http_log_custom_fields',
+]);
 
 /**
  * The stages of the Rules products: traced only when the zone configures them, so that the trace of a
@@ -47,11 +59,12 @@ export const RULES_PRODUCT_STAGES: ReadonlySet<Stage> = new Set([
   'http_request_origin',
   'http_request_late_transform',
   'http_request_cache_settings',
+  ...RESPONSE_STAGES,
 ]);
 
 /** What a rule changed in the request: a URL part or a header, before and after (absent: none). */
 export interface RequestChange {
-  /** `http.request.uri.path`, `http.request.uri.query`, or `http.request.headers["name"]`. */
+  /** `http.request.uri.path`, `http.request.uri.query`, `http.request.headers["name"]`, `http.response.headers["name"]`, `http.response.code`. */
   target: string;
   before?: string;
   after?: string;
@@ -75,6 +88,10 @@ export interface RequestSettings {
   origin?: Record<string, unknown>;
   /** Cache Rules (`set_cache_settings`). */
   cache?: Record<string, unknown>;
+  /** Compression Rules (`compress_response`). */
+  compression?: Record<string, unknown>;
+  /** Custom log fields (`log_custom_field`). */
+  log?: Record<string, unknown>;
 }
 
 /** A rule as named in results: by `id`, and its `ref` when it has one (test files may use either). */
@@ -102,13 +119,18 @@ export interface SimulationResult {
   rewritten?: RewrittenRequest;
   /** Settings the Rules products' rules put in effect for the request. */
   settings?: RequestSettings;
+  /** The response as the response phases left it, when a rule changed the one the request gave. */
+  response?: { status: number; headers: [name: string, value: string][] };
 }
 
 export interface StageTrace {
   type: 'stage';
   name: Stage;
-  /** `skipped`: a rule skipped the whole stage (`skippedBy`); `not_reached`: evaluation ended before it. */
-  status: 'evaluated' | 'skipped' | 'not_reached' | 'off';
+  /**
+   * `skipped`: a rule skipped the whole stage (`skippedBy`); `not_reached`: evaluation ended before it;
+   * `no_response`: a response stage, and the request gives no response to run it on.
+   */
+  status: 'evaluated' | 'skipped' | 'not_reached' | 'off' | 'no_response';
   skippedBy?: RuleName;
   trace: (RulesetTrace | RuleTrace)[];
 }

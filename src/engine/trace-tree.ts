@@ -18,6 +18,7 @@ const STATUS_TEXT: Record<StageTrace['status'], string> = {
   skipped: 'skipped',
   not_reached: 'not reached (evaluation ended before it)',
   off: 'off (nothing configured, or turned off by the migration)',
+  no_response: 'not run (the request gives no response)',
 };
 
 export function formatTrace(result: SimulationResult, options: TraceTreeOptions = {}): string {
@@ -82,6 +83,7 @@ export function formatTrace(result: SimulationResult, options: TraceTreeOptions 
     lines.push(`  to ${escapeControlCharacters(result.redirect.url)} (${result.redirect.status})`);
   if (result.rewritten)
     lines.push(`  request as rewritten: ${escapeControlCharacters(result.rewritten.url)}`);
+  if (result.response) lines.push(`  response as changed: ${result.response.status}`);
   for (const [group, settings] of Object.entries(result.settings ?? {}))
     lines.push(`  ${group} settings: ${escapeControlCharacters(JSON.stringify(settings))}`);
   return lines.join('\n');

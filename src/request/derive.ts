@@ -1,7 +1,7 @@
 import type { Value } from '../scheme/values.js';
 import { asciiLower } from '../scheme/values.js';
 import { formPairs, inspectedBody, multipartMap, multipartParts, sniffMime } from './body.js';
-import { type HttpMessage, memo, type SampleRequest } from './model.js';
+import { type HeaderLine, type HttpMessage, memo, type SampleRequest, type SampleResponse } from './model.js';
 import {
   acceptedLanguages,
   headerValues,
@@ -184,3 +184,28 @@ export const ALIASES: ReadonlyMap<string, string> = new Map([
   ['ip.geoip.is_in_european_union', 'ip.src.is_in_european_union'],
   ['cf.client.bot', 'cf.bot_management.verified_bot'],
 ]);
+
+/** The response fields, from the request's `response` (the headers as changed, or as sent for `raw.`). */
+const responseHeaders: Record<string, (lines: readonly HeaderLine[]) => Value> = {
+  'response.headers': (lines) => pairsToMap(lines, asciiLower),
+  'response.headers.names': (lines) => lines.map(([name]) => name),
+  'response.headers.values': (lines) => lines.map(([, value]) => value),
+};
+
+export const RESPONSE_DERIVATIONS: ReadonlyMap<string, (response: SampleResponse) => Value | undefined> =
+  new Map<string, (response: SampleResponse) => Value | undefined>([
+    ['http.response.code', (response) => response.status],
+    [
+      'http.response.content_type.media_type',
+      (response) => {
+        const value = headerValues(response.headers, 'content-type')[0];
+        return value === undefined ? undefined : asciiLower((value.split(';')[0] as string).trim());
+      },
+    ],
+    ...Object.entries(responseHeaders).flatMap(
+      ([suffix, derive]): [string, (r: SampleResponse) => Value][] => [
+        [`http.${suffix}`, (response) => derive(response.headers)],
+        [`raw.http.${suffix}`, (response) => derive(response.original ?? response.headers)],
+      ],
+    ),
+  ]);

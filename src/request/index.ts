@@ -1,6 +1,6 @@
 import { cloudflareScheme, type Scheme } from '../scheme/scheme.js';
 import type { Value } from '../scheme/values.js';
-import { ALIASES, DERIVATIONS } from './derive.js';
+import { ALIASES, DERIVATIONS, RESPONSE_DERIVATIONS } from './derive.js';
 import type { RequestProblem, SampleRequest } from './model.js';
 import { readRequest } from './read.js';
 
@@ -13,8 +13,8 @@ import { readRequest } from './read.js';
 
 export { EDGE_KEYS } from './edge.js';
 export { pathSegments } from './json.js';
-export type { HeaderLine, HttpMessage, RequestProblem, SampleRequest } from './model.js';
-export { withEdgeDefaults, withMessage } from './model.js';
+export type { HeaderLine, HttpMessage, RequestProblem, SampleRequest, SampleResponse } from './model.js';
+export { withEdgeDefaults, withMessage, withResponse } from './model.js';
 export { DEFAULT_BODY_LIMIT, REQUEST_KEYS } from './read.js';
 
 /** Reads a sample request from parsed JSON; never throws. `scheme` (default Cloudflare's) types `fields`. */
@@ -85,10 +85,13 @@ function makeDeriver(field: string): FieldDeriver {
     if (request.derivable !== undefined && !request.derivable.has(field)) return undefined;
     const edge = request.edge.get(canonical);
     if (edge !== undefined) return edge;
+    const fromResponse = RESPONSE_DERIVATIONS.get(canonical);
+    if (fromResponse !== undefined)
+      return request.response === undefined ? undefined : fromResponse(request.response);
     const http = request.http;
     return derive !== undefined && http !== undefined ? derive(request, http) : undefined;
   };
 }
 
 /** The fields a request can derive (beyond `fields` and `edge`), for documentation and tests. */
-export const DERIVED_FIELDS: readonly string[] = [...DERIVATIONS.keys()];
+export const DERIVED_FIELDS: readonly string[] = [...DERIVATIONS.keys(), ...RESPONSE_DERIVATIONS.keys()];

@@ -228,14 +228,15 @@ function namedEntries(json: unknown, key: string, what: string, problems: Proble
   return entries;
 }
 
-function readHeaders(json: unknown, problems: Problems): HeaderLine[] {
+/** Header lines (`key`: where they are, `headers` or `response.headers`). */
+export function readHeaders(json: unknown, problems: Problems, key = 'headers'): HeaderLine[] {
   const lines: HeaderLine[] = [];
-  for (const entry of namedEntries(json, 'headers', 'header', problems)) {
+  for (const entry of namedEntries(json, key, 'header', problems)) {
     const problem = headerValueProblem(entry.value);
-    if (problem !== undefined) problems.add(valuePath('headers', entry), problem);
+    if (problem !== undefined) problems.add(valuePath(key, entry), problem);
     if (!TOKEN.test(entry.name)) {
       problems.add(
-        namePath('headers', entry),
+        namePath(key, entry),
         `${describe(entry.name)} is not a valid header name (${TOKEN_CHARS} only)`,
       );
     } else if (problem === undefined) {

@@ -37,6 +37,16 @@ export interface HttpMessage {
   readonly bodyLimit: number;
 }
 
+/** A response to run the response phases on (`response` in the JSON). */
+export interface SampleResponse {
+  /** The status code (100–999). */
+  readonly status: number;
+  /** Header lines in order; after a rule changed them, as changed. */
+  readonly headers: readonly HeaderLine[];
+  /** The header lines as the origin sent them, when a rule changed `headers` (`raw.http.response.…`). */
+  readonly original?: readonly HeaderLine[];
+}
+
 export interface SampleRequest {
   /** The request's label (`name` in the JSON), for reports. */
   readonly name?: string;
@@ -55,6 +65,8 @@ export interface SampleRequest {
   readonly http?: HttpMessage;
   /** The message as the client sent it, when a rule changed `http`: what the `raw.http.…` fields read. */
   readonly original?: HttpMessage;
+  /** The origin's response, when the request gives one: what the response phases run on. */
+  readonly response?: SampleResponse;
   /**
    * For a custom scheme, the fields that may be derived (same name and type as Cloudflare's);
    * undefined for Cloudflare's scheme, where all may.
@@ -78,6 +90,12 @@ export function memo<T>(request: SampleRequest, key: string, make: () => T): T {
  */
 export function withMessage(request: SampleRequest, http: HttpMessage): SampleRequest {
   return { ...request, http, original: request.original ?? request.http, memo: new Map() };
+}
+
+/** The request with its response changed by a rule (a custom error, a response header modification). */
+export function withResponse(request: SampleRequest, response: SampleResponse): SampleRequest {
+  const original = request.response?.original ?? request.response?.headers;
+  return { ...request, response: { ...response, ...(original ? { original } : {}) }, memo: new Map() };
 }
 
 /** The request with edge values added where it has none of its own (the zone's name, for one). */

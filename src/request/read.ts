@@ -12,8 +12,8 @@ import {
   Problems,
   unknownKeyMessage,
 } from './json.js';
-import { HTTP_KEYS, readHttp } from './message.js';
-import type { RequestProblem, SampleRequest } from './model.js';
+import { HTTP_KEYS, readHeaders, readHttp } from './message.js';
+import type { RequestProblem, SampleRequest, SampleResponse } from './model.js';
 import { readIp, readTypedValue } from './typed-value.js';
 
 /** Reading the sample-request JSON format (docs/request.md) into a SampleRequest. */
@@ -26,6 +26,7 @@ export const REQUEST_KEYS: readonly string[] = [
   'timestamp',
   'edge',
   'fields',
+  'response',
 ];
 
 const KNOWN_KEYS: ReadonlySet<string> = new Set(REQUEST_KEYS);
@@ -63,6 +64,7 @@ export function readRequest(json: unknown, scheme: Scheme): ReadResult {
 
   const http = describesMessage ? readHttp(json, problems, bodyLimit) : undefined;
   const fields = has(json, 'fields') ? readFields(json.fields, scheme, problems) : new Map<string, Value>();
+  const response = has(json, 'response') ? readResponse(json.response, problems) : undefined;
 
   if (problems.count > 0) return { ok: false, problems: problems.list };
   // One object shape for every request (absent members are undefined): replay reads millions of them.
@@ -73,8 +75,29 @@ export function readRequest(json: unknown, scheme: Scheme): ReadResult {
     http,
     derivable: scheme.cloudflare ? undefined : derivableFields(scheme),
     memo: new Map(),
+    ...(response ? { response } : {}),
   };
   return { ok: true, request };
+}
+
+const RESPONSE_KEYS = ['status', 'headers'];
+
+/** `response`: `{status, headers?}`, what the origin answered, for the response phases. */
+function readResponse(json: unknown, problems: Problems): SampleResponse | undefined {
+  if (!isRecord(json)) {
+    problems.add('response', `expected {"status": 200, "headers"?: …}, got ${describe(json)}`);
+    return undefined;
+  }
+  for (const key of Object.keys(json))
+    if (!RESPONSE_KEYS.includes(key))
+      problems.add(keyPath('response', key), unknownKeyMessage('key', key, RESPONSE_KEYS));
+  const { status } = json;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) {
+    problems.add('response.status', `expected a status code from 100 to 999, got ${describe(status)}`);
+    return undefined;
+  }
+  const headers = has(json, 'headers') ? readHeaders(json.headers, problems, 'response.headers') : [];
+  return { status, headers };
 }
 
 function readFields(json: unknown, scheme: Scheme, problems: Problems): Map<string, Value> {

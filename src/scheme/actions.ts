@@ -52,25 +52,14 @@ export type RulesetPhase = (typeof RULESET_PHASES)[number];
 export const isRulesetPhase = (phase: string): phase is RulesetPhase =>
   (RULESET_PHASES as readonly string[]).includes(phase);
 
-/**
- * The phases the engine runs a request through (docs/engine.md): the request phases. The response phases
- * are stored and checked; a sample request has no response to run them on.
- */
-export const SIMULATED_PHASES = [
-  'http_request_dynamic_redirect',
-  'http_request_transform',
-  'http_config_settings',
-  'http_request_origin',
+/** The WAF's phases, which a zone's configuration always shows; the others are the Rules products'. */
+export const WAF_PHASES: readonly RulesetPhase[] = [
   'http_request_firewall_custom',
-  'http_ratelimit',
   'http_request_firewall_managed',
-  'http_request_late_transform',
-  'http_request_cache_settings',
-] as const satisfies readonly RulesetPhase[];
-export type SimulatedPhase = (typeof SIMULATED_PHASES)[number];
+  'http_ratelimit',
+];
 
-export const isSimulatedPhase = (phase: string): phase is SimulatedPhase =>
-  (SIMULATED_PHASES as readonly string[]).includes(phase);
+export const isWafPhase = (phase: string): boolean => (WAF_PHASES as readonly string[]).includes(phase);
 
 /** Every action of ruleset rules known here; each phase allows some (PHASE_ACTIONS). */
 export const RULE_ACTIONS = [

@@ -88,7 +88,7 @@ describe('cfrules replay', () => {
     expect(two.stderr).toMatch(/^replayed 100 requests in [\d.]+ s \([\d,]+ requests\/s, 1 worker\)\n$/);
   });
 
-  it('warns on standard error about entry points of phases it does not simulate, and replays the rest', async () => {
+  it('warns on standard error about rules it cannot simulate, and replays the rest', async () => {
     const withTransform = join(dir, 'zone-transform.json');
     writeFileSync(
       withTransform,
@@ -97,13 +97,13 @@ describe('cfrules replay', () => {
           {
             id: 'transform',
             kind: 'zone',
-            phase: 'http_response_headers_transform',
+            phase: 'http_request_dynamic_redirect',
             rules: [
               {
-                id: 'rw',
-                action: 'rewrite',
+                id: 'bulk-redirect',
+                action: 'redirect',
                 expression: 'true',
-                action_parameters: { headers: { 'x-frame-options': { operation: 'set', value: 'DENY' } } },
+                action_parameters: { from_list: { name: 'moved', key: 'http.request.full_uri' } },
               },
             ],
           },
@@ -124,7 +124,7 @@ describe('cfrules replay', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
       'cfrules replay: warning: ' +
-        `${withTransform}:1: /rulesets/0/phase: the http_response_headers_transform phase is not simulated`,
+        `${withTransform}:1: /rulesets/0/rules/0/action_parameters/from_list: the entries of the Bulk Redirect list moved are not part of the zone file`,
     );
     expect(JSON.parse(result.stdout).requests).toBe(10);
   });

@@ -70,20 +70,20 @@ describe('cfrules test', () => {
     expect(result.stdout).toMatch(/2 passed, 0 failed\n$/);
   });
 
-  it('warns on standard error about entry points of phases it does not simulate; the cases still run', () => {
+  it('warns on standard error about rules it cannot simulate; the cases still run', () => {
     const withTransform = {
       ...zone,
       rulesets: [
         {
           id: 'transform',
           kind: 'zone',
-          phase: 'http_response_headers_transform',
+          phase: 'http_request_dynamic_redirect',
           rules: [
             {
-              id: 'rewrite-home',
-              action: 'rewrite',
+              id: 'bulk-redirect',
+              action: 'redirect',
               expression: 'true',
-              action_parameters: { headers: { 'x-frame-options': { operation: 'set', value: 'DENY' } } },
+              action_parameters: { from_list: { name: 'moved', key: 'http.request.full_uri' } },
             },
           ],
         },
@@ -95,7 +95,7 @@ describe('cfrules test', () => {
     );
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
-      /^cfrules test: warning: tests\/zone\.json:\d+:\d+: \/rulesets\/0\/phase: the http_response_headers_transform phase is not simulated/,
+      /^cfrules test: warning: tests\/zone\.json:\d+:\d+: \/rulesets\/0\/rules\/0\/action_parameters\/from_list: the entries of the Bulk Redirect list moved are not part of the zone file/,
     );
     expect(result.stdout).toMatch(/2 passed, 0 failed\n$/);
   });
@@ -208,7 +208,7 @@ describe('cfrules test', () => {
       const result = run(['test', 'tests/rules.test.yaml'], files(passing.replace('not_fired', 'not_fire')));
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
-        'cfrules test: tests/rules.test.yaml:5:48: case "office reaches admin": /tests/0/expect/not_fire: unknown key \'not_fire\'; did you mean not_fired? (known: action, by, fired, not_fired)\n',
+        'cfrules test: tests/rules.test.yaml:5:48: case "office reaches admin": /tests/0/expect/not_fire: unknown key \'not_fire\'; did you mean not_fired? (known: action, by, fired, not_fired, redirect, url, headers, settings, response)\n',
       );
     });
 
@@ -257,13 +257,13 @@ describe('cfrules test', () => {
     it('says what is wrong with a value that is there, apart from one that is missing', () => {
       const stderr = (testFile: string) => run(['test', 'tests/rules.test.yaml'], files(testFile)).stderr;
       expect(stderr(passing.replace('action: allow', 'action: blok'))).toContain(
-        '/tests/0/expect/action: unknown action "blok"; did you mean block? (one of block, challenge, js_challenge, managed_challenge, allow, none)',
+        '/tests/0/expect/action: unknown action "blok"; did you mean block? (one of block, challenge, js_challenge, managed_challenge, allow, redirect, none)',
       );
       expect(stderr(passing.replace('action: allow', 'action: deny'))).toContain(
         '/tests/0/expect/action: unknown action "deny": one of block, challenge,',
       );
       expect(stderr(passing.replace('action: allow', 'action: 12'))).toContain(
-        '/tests/0/expect/action: action must be one of block, challenge, js_challenge, managed_challenge, allow, none, not 12',
+        '/tests/0/expect/action: action must be one of block, challenge, js_challenge, managed_challenge, allow, redirect, none, not 12',
       );
       expect(stderr(passing.replace('action: allow, ', ''))).toContain(
         'tests/rules.test.yaml:5:5: case "office reaches admin": /tests/0/expect/action: action is required: one of block,',
@@ -311,8 +311,8 @@ tests:
       expect(result.code).toBe(2);
       expect(result.stderr.split('\n').filter(Boolean)).toEqual([
         'cfrules test: tests/rules.test.yaml:4:16: case "first": /tests/0/request/method: expected a string, got 12',
-        'cfrules test: tests/rules.test.yaml:5:15: case "first": /tests/0/expect/action: unknown action "blok"; did you mean block? (one of block, challenge, js_challenge, managed_challenge, allow, none)',
-        'cfrules test: tests/rules.test.yaml:5:29: case "first": /tests/0/expect/not_fire: unknown key \'not_fire\'; did you mean not_fired? (known: action, by, fired, not_fired)',
+        'cfrules test: tests/rules.test.yaml:5:15: case "first": /tests/0/expect/action: unknown action "blok"; did you mean block? (one of block, challenge, js_challenge, managed_challenge, allow, redirect, none)',
+        'cfrules test: tests/rules.test.yaml:5:29: case "first": /tests/0/expect/not_fire: unknown key \'not_fire\'; did you mean not_fired? (known: action, by, fired, not_fired, redirect, url, headers, settings, response)',
         'cfrules test: tests/rules.test.yaml:6:5: case "#1": /tests/1/name: name is required: a non-empty string',
         'cfrules test: tests/rules.test.yaml:9:18: case "#1": /tests/1/expect/fired/1: fired lists 3; each entry must be the id or ref of a rule',
         expect.stringMatching(/^cfrules test: tests\/zone\.json:7:7: \/firewall_rules\/0\/action: .*"blokk"/),
@@ -330,7 +330,7 @@ tests:
         'tests/t.json': testFile,
       });
       expect(result.stderr).toBe(
-        'cfrules test: tests/t.json:5:17: case "a": /tests/0/expect/action: unknown action "alow"; did you mean allow? (one of block, challenge, js_challenge, managed_challenge, allow, none)\n',
+        'cfrules test: tests/t.json:5:17: case "a": /tests/0/expect/action: unknown action "alow"; did you mean allow? (one of block, challenge, js_challenge, managed_challenge, allow, redirect, none)\n',
       );
     });
 

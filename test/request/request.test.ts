@@ -154,6 +154,41 @@ describe('URL fields', () => {
     expect(fieldValue(request, 'http.request.uri.args.values')).toEqual(['1', 'x%20y', '2', '', '=d', 'e']);
   });
 
+  it('gives the response fields from the response the request gives, none without one', () => {
+    const request = read({
+      url: 'https://example.com/',
+      response: {
+        status: 404,
+        headers: [
+          ['Content-Type', 'Text/HTML; charset=utf-8'],
+          ['Set-Cookie', 'a=1'],
+        ],
+      },
+    });
+    expect(fieldValue(request, 'http.response.code')).toBe(404);
+    expect(fieldValue(request, 'http.response.content_type.media_type')).toBe('text/html');
+    expect(fieldValue(request, 'http.response.headers')).toEqual(
+      new Map([
+        ['content-type', ['Text/HTML; charset=utf-8']],
+        ['set-cookie', ['a=1']],
+      ]),
+    );
+    expect(fieldValue(request, 'http.response.headers.names')).toEqual(['Content-Type', 'Set-Cookie']);
+    expect(fieldValue(read({ url: 'https://example.com/' }), 'http.response.code')).toBeUndefined();
+  });
+
+  it('refuses a response without a status code in range, or with bad headers, at their paths', () => {
+    const problems = (response: unknown) => {
+      const result = readSampleRequest({ url: 'https://example.com/', response });
+      return result.ok ? [] : result.problems.map((problem) => problem.path);
+    };
+    expect(problems({ status: 99 })).toEqual(['response.status']);
+    expect(problems({ headers: {} })).toEqual(['response.status']);
+    expect(problems({ status: 200, headers: [['bad name', 'x']] })).toEqual(['response.headers[0][0]']);
+    expect(problems({ status: 200, body: 'x' })).toEqual(['response.body']);
+    expect(problems('200')).toEqual(['response']);
+  });
+
   it('gives empty arguments for a URL without a query', () => {
     const request = read({ url: 'https://example.com/' });
     expect(fieldValue(request, 'http.request.uri.args')).toEqual(new Map());
@@ -162,7 +197,11 @@ describe('URL fields', () => {
   });
 
   it('gives the raw.* copies the same values (a sample request is untransformed)', () => {
-    const request = read({ url: 'https://example.com/a.gif?x=1', headers: { Accept: '*/*' } });
+    const request = read({
+      url: 'https://example.com/a.gif?x=1',
+      headers: { Accept: '*/*' },
+      response: { status: 200, headers: { 'Content-Type': 'image/gif' } },
+    });
     for (const name of DERIVED_FIELDS.filter((n) => n.startsWith('raw.'))) {
       expect(fieldValue(request, name), name).toEqual(fieldValue(request, name.slice(4)));
       expect(fieldValue(request, name), name).toBeDefined();

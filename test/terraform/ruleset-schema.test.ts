@@ -30,15 +30,38 @@ async function exported(written: RulesetJson[], provider: '4' | '5'): Promise<st
   return text;
 }
 
+/** A rule's rewrite expressions, in the order of its action parameters. */
+function rewriteExpressions(rule: { action_parameters?: unknown }): string[] {
+  const found: string[] = [];
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, member] of Object.entries(value)) {
+      if (key === 'expression' && typeof member === 'string') found.push(member);
+      else visit(member);
+    }
+  };
+  visit(rule.action_parameters);
+  return found;
+}
+
 describe("the example zone's rulesets as Terraform", () => {
   for (const provider of ['5', '4'] as const) {
     it(`provider ${provider}: parse, match the schema of ${RULESET_SCHEMAS[provider].versions}, read back`, async () => {
       const text = await exported(rulesets, provider);
       // cfrules validate finds every expression of the export, each in its ruleset's phase.
       const found = readTerraform(parser, text).expressions;
-      expect(found.map((e) => [e.phase, e.literal?.expression])).toEqual(
+      const of = (kind: string) =>
+        found.filter((e) => (e.kind ?? 'filter') === kind).map((e) => [e.phase, e.literal?.expression]);
+      expect(of('filter')).toEqual(
         rulesets.flatMap((ruleset) => (ruleset.rules ?? []).map((rule) => [ruleset.phase, rule.expression])),
       );
+      // The redirect's target, the URL rewrite's path and the header's value: rewrite expressions.
+      expect(of('rewrite')).toEqual(
+        rulesets.flatMap((ruleset) =>
+          (ruleset.rules ?? []).flatMap((rule) => rewriteExpressions(rule).map((e) => [ruleset.phase, e])),
+        ),
+      );
+      expect(of('rewrite')).toHaveLength(3);
     });
   }
 

@@ -98,6 +98,7 @@ const STATUS: Record<StageTrace['status'], string> = {
   skipped: 'skipped',
   not_reached: 'not reached: evaluation ended before it',
   off: 'off: nothing configured, or turned off by the migration',
+  no_response: 'not run: the request gives no response',
 };
 
 export function traceTree(result: SimulationResult, thresholds: Thresholds): HTMLElement {

@@ -1,5 +1,6 @@
 import type { ZoneFile } from '../../engine/zone/model.js';
 import { requirePeer } from '../../peers.js';
+import { WAF_PHASES } from '../../scheme/actions.js';
 import { RULESET_PHASES, type RulesetPhase } from '../../service/rulesets/model.js';
 
 import { choice, parseCommandLine } from '../args.js';
@@ -21,11 +22,6 @@ import { commandMessage } from '../messages.js';
 /**
  * The phases `export terraform` writes, for either provider: the WAF's first, then the Rules products'.
  */
-const WAF_PHASES: readonly RulesetPhase[] = [
-  'http_request_firewall_custom',
-  'http_request_firewall_managed',
-  'http_ratelimit',
-];
 const TERRAFORM_PHASES: readonly RulesetPhase[] = [
   ...WAF_PHASES,
   ...RULESET_PHASES.filter((phase) => !WAF_PHASES.includes(phase)),

@@ -26,8 +26,9 @@ export const testCommand: Command = {
 
 Runs rule test files: for each case, simulates its request against the zone and
 compares what happened with what the case expects (the final action, the rule
-that decided it, rules that must or must not match). Files are YAML (.yaml,
-.yml) or JSON:
+that decided it, rules that must or must not match, and what the Rules
+products' phases did: redirect, final URL and headers, settings). Files are
+YAML (.yaml, .yml) or JSON:
 
   zone: zone.json              # relative to the test file, or an inline zone
   tests:
@@ -35,10 +36,14 @@ that decided it, rules that must or must not match). Files are YAML (.yaml,
       request: { method: GET, url: "https://example.com/admin", clientIp: "192.0.2.5" }
       expect:
         action: allow          # block, challenge, js_challenge,
-                               # managed_challenge, allow or none
+                               # managed_challenge, allow, redirect or none
         by: office-allow       # id or ref of the deciding rule (optional)
         fired: [post-log]      # ids or refs that must match (optional)
         not_fired: [admin-block]   # ids or refs that must not (optional)
+        # optional too: redirect: URL or {url, status}; url: the final URL
+        # (or /path?query); headers: {name: value or null}; settings:
+        # {config|origin|cache|compression|log: {key: value}}; response:
+        # {status, headers} (with a request that gives a response)
 
 A request may also be the path of a request file (docs/request.md). Rules are
 named by id, ref, or the number their description starts with (942100).

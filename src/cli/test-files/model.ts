@@ -36,9 +36,14 @@ export interface Expectation {
   url?: string;
   /** Request headers as the phases leave them, by name (any case): the value, or null for none. */
   headers?: Record<string, string | null>;
-  /** Settings in effect, by product (config, origin, cache): each key given must have that value. */
-  settings?: Partial<Record<'config' | 'origin' | 'cache', Record<string, unknown>>>;
+  /** Settings in effect, by product (config, origin, cache, compression, log): each key given must have that value. */
+  settings?: Partial<Record<SettingsGroup, Record<string, unknown>>>;
+  /** The response as the response phases leave it (the request gives one): status, headers by name. */
+  response?: { status?: number; headers?: Record<string, string | null> };
 }
+
+export const SETTINGS_GROUPS = ['config', 'origin', 'cache', 'compression', 'log'] as const;
+export type SettingsGroup = (typeof SETTINGS_GROUPS)[number];
 
 export interface TestCase {
   name: string;

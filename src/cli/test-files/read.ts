@@ -12,6 +12,7 @@ import {
   type Expectation,
   FINAL_ACTIONS,
   type InputProblem,
+  SETTINGS_GROUPS,
   type TestCase,
   type TestFile,
   type TestZone,
@@ -24,8 +25,17 @@ import {
 
 const FILE_KEYS = ['zone', 'tests'];
 const CASE_KEYS = ['name', 'request', 'expect'];
-const EXPECT_KEYS = ['action', 'by', 'fired', 'not_fired', 'redirect', 'url', 'headers', 'settings'];
-const SETTINGS_GROUPS = ['config', 'origin', 'cache'] as const;
+const EXPECT_KEYS = [
+  'action',
+  'by',
+  'fired',
+  'not_fired',
+  'redirect',
+  'url',
+  'headers',
+  'settings',
+  'response',
+];
 
 /**
  * What was read of a test file: the file, as far as it could be read (cases with a mistake are kept, so that
@@ -275,14 +285,14 @@ function readExpectation(value: unknown, pointer: string, fail: Fail, name: stri
   return expectation;
 }
 
-/** What a case expects of the Rules products' phases: redirect, final URL and headers, settings. */
+/** What a case expects of the Rules products' phases: redirect, final URL and headers, settings, response. */
 function readPipelineExpectations(
   value: Record<string, unknown>,
   expectation: Expectation,
   pointer: string,
   fail: (pointer: string, message: string) => void,
 ): void {
-  const { redirect, url, headers, settings } = value;
+  const { redirect, url, headers, settings, response } = value;
   if (typeof redirect === 'string') expectation.redirect = { url: redirect };
   else if (isObject(redirect) && typeof redirect.url === 'string') {
     const status = redirect.status;
@@ -293,17 +303,38 @@ function readPipelineExpectations(
     fail(`${pointer}/redirect`, memberProblem('redirect', 'a URL, or {url, status?}', redirect));
   if (typeof url === 'string') expectation.url = url;
   else if (url !== undefined) fail(`${pointer}/url`, memberProblem('url', 'a URL or a path', url));
-  if (isObject(headers)) {
-    expectation.headers = {};
-    for (const [header, expected] of Object.entries(headers)) {
-      if (typeof expected === 'string' || expected === null) expectation.headers[header] = expected;
-      else {
-        const about = 'a header value, or null for no such header';
-        fail(`${pointer}/headers${segment(header)}`, memberProblem(header, about, expected));
-      }
+  const readHeaders = (json: unknown, at: string) => {
+    if (!isObject(json)) {
+      fail(at, memberProblem('headers', 'an object: {"<name>": "<value>" | null}', json));
+      return undefined;
     }
-  } else if (headers !== undefined)
-    fail(`${pointer}/headers`, memberProblem('headers', 'an object: {"<name>": "<value>" | null}', headers));
+    const read: Record<string, string | null> = {};
+    for (const [header, expected] of Object.entries(json)) {
+      if (typeof expected === 'string' || expected === null) read[header] = expected;
+      else
+        fail(
+          `${at}${segment(header)}`,
+          memberProblem(header, 'a header value, or null for no such header', expected),
+        );
+    }
+    return read;
+  };
+  if (headers !== undefined) expectation.headers = readHeaders(headers, `${pointer}/headers`);
+  if (isObject(response)) {
+    expectation.response = {};
+    for (const key of Object.keys(response))
+      if (key !== 'status' && key !== 'headers')
+        fail(`${pointer}/response${segment(key)}`, `unknown key '${key}' (known: status, headers)`);
+    if (typeof response.status === 'number') expectation.response.status = response.status;
+    else if (response.status !== undefined)
+      fail(
+        `${pointer}/response/status`,
+        memberProblem('status', 'a status code such as 404', response.status),
+      );
+    if (response.headers !== undefined)
+      expectation.response.headers = readHeaders(response.headers, `${pointer}/response/headers`);
+  } else if (response !== undefined)
+    fail(`${pointer}/response`, memberProblem('response', 'an object: {status?, headers?}', response));
   if (isObject(settings)) {
     expectation.settings = {};
     for (const [group, values] of Object.entries(settings)) {
@@ -314,5 +345,8 @@ function readPipelineExpectations(
       else expectation.settings[group as (typeof SETTINGS_GROUPS)[number]] = values;
     }
   } else if (settings !== undefined)
-    fail(`${pointer}/settings`, memberProblem('settings', 'an object: {config?, origin?, cache?}', settings));
+    fail(
+      `${pointer}/settings`,
+      memberProblem('settings', `an object: {${SETTINGS_GROUPS.join('?, ')}?}`, settings),
+    );
 }

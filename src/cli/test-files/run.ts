@@ -177,7 +177,8 @@ function runCase(
   if (expect.action !== undefined && result.action !== expect.action) {
     differences.push(`action: expected ${expect.action}, got ${result.action}${decidedText}`);
   }
-  const blocked = result.action !== 'none' && result.action !== 'allow';
+  // A redirect answers 3xx, not the 403 go-ftw looks for.
+  const blocked = result.action !== 'none' && result.action !== 'allow' && result.action !== 'redirect';
   if (expect.blocked !== undefined && blocked !== expect.blocked) {
     differences.push(
       expect.blocked
@@ -231,13 +232,16 @@ function pipelineDifferences(
     const got = expect.url.startsWith('/') ? final.target : final.url;
     if (got !== expect.url) differences.push(`url: expected ${shown(expect.url)}, got ${shown(got)}`);
   }
-  for (const [name, expected] of Object.entries(expect.headers ?? {})) {
-    const values = final.headers.filter(([header]) => header.toLowerCase() === name.toLowerCase());
-    const got = values.length === 0 ? null : values.map(([, value]) => value).join(', ');
-    if (got !== expected)
+  differences.push(...headerDifferences('headers', expect.headers, final.headers));
+  if (expect.response) {
+    const response = result.response ?? sampleResponse(request);
+    if (expect.response.status !== undefined && response?.status !== expect.response.status)
       differences.push(
-        `headers: expected ${name} ${expected === null ? 'absent' : shown(expected)}, got ${got === null ? 'none' : shown(got)}`,
+        `response: expected status ${expect.response.status}, got ${response ? response.status : 'no response'}`,
       );
+    differences.push(
+      ...headerDifferences('response headers', expect.response.headers, response?.headers ?? []),
+    );
   }
   for (const [group, settings] of Object.entries(expect.settings ?? {})) {
     const inEffect = result.settings?.[group as keyof NonNullable<SimulationResult['settings']>] ?? {};
@@ -249,6 +253,28 @@ function pipelineDifferences(
     }
   }
   return differences;
+}
+
+/** How expected header values differ from the lines there are (names in any case; several values joined). */
+function headerDifferences(
+  what: string,
+  expected: Record<string, string | null> | undefined,
+  lines: readonly (readonly [string, string])[],
+): string[] {
+  const differences: string[] = [];
+  const shown = (value: string | null, none: string) => (value === null ? none : JSON.stringify(value));
+  for (const [name, value] of Object.entries(expected ?? {})) {
+    const found = lines.filter(([header]) => header.toLowerCase() === name.toLowerCase());
+    const got = found.length === 0 ? null : found.map(([, v]) => v).join(', ');
+    if (got !== value)
+      differences.push(`${what}: expected ${name} ${shown(value, 'absent')}, got ${shown(got, 'none')}`);
+  }
+  return differences;
+}
+
+/** The response the request gave, when no rule changed it. */
+function sampleResponse(request: Parameters<CompiledZone['simulate']>[0]) {
+  return request instanceof RequestContext ? undefined : request.response;
 }
 
 /** The URL (full, and path with query) and the headers as the phases left them, or as sent. */

@@ -3,10 +3,9 @@ import { FRAME_WIDTH, formatDiagnostic } from '../../lang/diagnostics.js';
 import {
   BYPASS_PRODUCTS,
   isRulesetPhase,
-  isSimulatedPhase,
   PHASE_ACTIONS,
   RULESET_PHASES,
-  type SIMULATED_PHASES,
+  type RulesetPhase,
 } from '../../scheme/actions.js';
 import type { Phase, Plan } from '../../scheme/profile.js';
 import { findManagedRuleset } from '../managed/catalogue.js';
@@ -255,15 +254,6 @@ class ZoneCompiler {
         );
         return;
       }
-      if (!isSimulatedPhase(entry.phase)) {
-        // Exported zones hold every phase the API keeps; a sample request has no response to run these on.
-        this.warnings.push({
-          path: `${path}/phase`,
-          code: 'phase-not-simulated',
-          message: `the ${entry.phase} phase is not simulated: it runs on the response, which a sample request does not have`,
-        });
-        return;
-      }
       if (entry.kind === 'custom') this.customRulesets.set(customKey(owner, entry.id), { entry, path });
       else if (entry.kind === owner.entryKind) entries.push({ entry, path });
       else
@@ -308,7 +298,7 @@ class ZoneCompiler {
     path: string,
     owner: Owner,
   ): RulesetRuleStep {
-    const phase = ruleset.phase as (typeof SIMULATED_PHASES)[number];
+    const phase = ruleset.phase as RulesetPhase;
     this.claimId(rule.id, path);
     const name: RuleName = {
       id: rule.id ?? rule.ref ?? path,
@@ -344,9 +334,15 @@ class ZoneCompiler {
     if (rule.action === 'skip') step.skip = this.skipTargets(parameters, parametersPath, phase);
     if (rule.action === 'execute') this.execute(step, phase, parameters, parametersPath, owner);
     const effect = allowed.includes(rule.action)
-      ? readEffect(rule.action, parameters, parametersPath, this.effectReader(phase))
+      ? readEffect(rule.action, phase, parameters, parametersPath, this.effectReader(phase))
       : undefined;
     if (effect) step.effect = effect;
+    if (effect?.kind === 'redirect' && effect.list !== undefined)
+      this.warnings.push({
+        path: `${parametersPath}/from_list`,
+        code: 'not-simulated',
+        message: `the entries of the Bulk Redirect list ${effect.list} are not part of the zone file: its redirects are not simulated`,
+      });
     return step;
   }
 

@@ -1,7 +1,7 @@
 import type { Filter } from '../../eval/compile.js';
 import type { RequestContext } from '../../eval/context.js';
 import type { HeaderLine, HttpMessage, SampleRequest } from '../../request/index.js';
-import { withMessage } from '../../request/index.js';
+import { withMessage, withResponse } from '../../request/index.js';
 import type { RequestChange, RewrittenRequest } from '../outcome.js';
 import type { HeaderChange, RuleEffect, ValueSource } from './program.js';
 import { isObject, segment } from './shape.js';
@@ -27,13 +27,25 @@ const HEADER_OPERATIONS = ['set', 'add', 'remove'] as const;
 /** The effect of a rule whose action is a Rules product's; undefined for the WAF's actions. */
 export function readEffect(
   action: string,
+  phase: string,
   parameters: Record<string, unknown>,
   path: string,
   reader: EffectReader,
 ): RuleEffect | undefined {
   switch (action) {
     case 'rewrite':
-      return readRewrite(parameters, path, reader);
+      return readRewrite(
+        parameters,
+        path,
+        reader,
+        phase === 'http_response_headers_transform' ? 'response' : 'request',
+      );
+    case 'serve_error':
+      return readServeError(parameters, path, reader);
+    case 'compress_response':
+      return { kind: 'settings', group: 'compression', values: parameters };
+    case 'log_custom_field':
+      return { kind: 'settings', group: 'log', values: parameters };
     case 'redirect':
       return readRedirect(parameters, path, reader);
     case 'route':
@@ -71,8 +83,13 @@ function readSource(json: unknown, path: string, reader: EffectReader): ValueSou
   return filter && { expression, filter };
 }
 
-function readRewrite(parameters: Record<string, unknown>, path: string, reader: EffectReader): RuleEffect {
-  const effect: Extract<RuleEffect, { kind: 'rewrite' }> = { kind: 'rewrite', headers: [] };
+function readRewrite(
+  parameters: Record<string, unknown>,
+  path: string,
+  reader: EffectReader,
+  of: 'request' | 'response',
+): RuleEffect {
+  const effect: Extract<RuleEffect, { kind: 'rewrite' }> = { kind: 'rewrite', of, headers: [] };
   const { uri, headers } = parameters;
   if (uri !== undefined) {
     if (!isObject(uri)) reader.problem(`${path}/uri`, 'invalid-value', 'expected {"path"?, "query"?}');
@@ -109,6 +126,19 @@ function readHeaderChange(
   const { operation: _operation, ...source } = json;
   change.source = readSource(source, path, reader);
   return change.source && change;
+}
+
+function readServeError(parameters: Record<string, unknown>, path: string, reader: EffectReader): RuleEffect {
+  const { status_code: status, content_type: contentType } = parameters;
+  const effect: Extract<RuleEffect, { kind: 'serve_error' }> = { kind: 'serve_error' };
+  if (typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 999)
+    effect.status = status;
+  else if (status !== undefined)
+    reader.problem(`${path}/status_code`, 'invalid-value', 'expected a status code from 100 to 999');
+  if (typeof contentType === 'string') effect.contentType = contentType;
+  else if (contentType !== undefined)
+    reader.problem(`${path}/content_type`, 'invalid-value', 'expected a string');
+  return effect;
 }
 
 function readRedirect(
@@ -159,12 +189,16 @@ export interface Rewrite {
   missing: string[];
 }
 
-/** Applies a URL rewrite or header modification; undefined when the request has no message to change. */
+/**
+ * Applies a URL rewrite or header modification, of the request or of its response; undefined when the
+ * request has no message (or response) to change.
+ */
 export function applyRewrite(
   effect: Extract<RuleEffect, { kind: 'rewrite' }>,
   request: SampleRequest,
   context: RequestContext,
 ): Rewrite | undefined {
+  if (effect.of === 'response') return applyResponseRewrite(effect, request, context);
   const http = request.http;
   if (!http) return undefined;
   const changes: RequestChange[] = [];
@@ -207,6 +241,88 @@ export function applyRewrite(
   if (changes.length === 0) return { request, changes, missing };
   const message: HttpMessage = { ...http, path, query, headers };
   return { request: withMessage(request, message), changes, missing };
+}
+
+/** The header lines after a rule's header changes, each change recorded under `field["name"]`. */
+function changedHeaders(
+  lines: readonly HeaderLine[],
+  edits: readonly HeaderChange[],
+  field: string,
+  valueFor: (source: ValueSource, target: string) => string | undefined,
+  changes: RequestChange[],
+): HeaderLine[] {
+  let headers = [...lines];
+  for (const header of edits) {
+    const lower = header.name.toLowerCase();
+    const target = `${field}[${JSON.stringify(lower)}]`;
+    const before = headers.filter(([name]) => name.toLowerCase() === lower).map(([, value]) => value);
+    const value = header.source ? valueFor(header.source, target) : undefined;
+    if (header.operation !== 'remove' && value === undefined) continue;
+    if (header.operation !== 'add') headers = headers.filter(([name]) => name.toLowerCase() !== lower);
+    if (value !== undefined) headers.push([header.name, value]);
+    const after = headers.filter(([name]) => name.toLowerCase() === lower).map(([, v]) => v);
+    if (before.join('\n') !== after.join('\n')) changes.push(change(target, joined(before), joined(after)));
+  }
+  return headers;
+}
+
+function applyResponseRewrite(
+  effect: Extract<RuleEffect, { kind: 'rewrite' }>,
+  request: SampleRequest,
+  context: RequestContext,
+): Rewrite | undefined {
+  const response = request.response;
+  if (!response) return undefined;
+  const changes: RequestChange[] = [];
+  const missing: string[] = [];
+  const valueFor = (source: ValueSource, target: string) => {
+    const value = sourceValue(source, context);
+    if (value === undefined) missing.push(target);
+    return value;
+  };
+  const headers = changedHeaders(
+    response.headers,
+    effect.headers,
+    'http.response.headers',
+    valueFor,
+    changes,
+  );
+  if (changes.length === 0) return { request, changes, missing };
+  return { request: withResponse(request, { ...response, headers }), changes, missing };
+}
+
+/** Serves a custom error: the response's status and content type become the rule's. */
+export function serveError(
+  effect: Extract<RuleEffect, { kind: 'serve_error' }>,
+  request: SampleRequest,
+): Rewrite | undefined {
+  const response = request.response;
+  if (!response) return undefined;
+  const changes: RequestChange[] = [];
+  const status = effect.status ?? response.status;
+  if (status !== response.status)
+    changes.push(change('http.response.code', String(response.status), String(status)));
+  let headers = [...response.headers];
+  if (effect.contentType !== undefined) {
+    const edit: HeaderChange = {
+      name: 'Content-Type',
+      operation: 'set',
+      source: { value: effect.contentType },
+    };
+    const staticValue = (source: ValueSource) => ('value' in source ? source.value : undefined);
+    headers = changedHeaders(headers, [edit], 'http.response.headers', staticValue, changes);
+  }
+  if (changes.length === 0) return { request, changes, missing: [] };
+  return { request: withResponse(request, { ...response, status, headers }), changes, missing: [] };
+}
+
+/** The response as the phases left it, for the result, when a rule changed it. */
+export function changedResponse(
+  request: SampleRequest,
+): { status: number; headers: [string, string][] } | undefined {
+  const response = request.response;
+  if (!response?.original) return undefined;
+  return { status: response.status, headers: response.headers.map(([name, value]) => [name, value]) };
 }
 
 const joined = (values: string[]): string | undefined =>

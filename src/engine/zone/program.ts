@@ -54,7 +54,16 @@ export interface HeaderChange {
 
 /** What a Rules product's rule does when it matches (./pipeline.ts runs it). */
 export type RuleEffect =
-  | { kind: 'rewrite'; path?: ValueSource; query?: ValueSource; headers: HeaderChange[] }
+  | {
+      kind: 'rewrite';
+      /** What it rewrites: the request (URL, headers), or the response's headers. */
+      of: 'request' | 'response';
+      path?: ValueSource;
+      query?: ValueSource;
+      headers: HeaderChange[];
+    }
+  /** A custom error: the response becomes the rule's (status, content type). */
+  | { kind: 'serve_error'; status?: number; contentType?: string }
   | {
       kind: 'redirect';
       /** Undefined for a redirect through a Bulk Redirect list (`from_list`), whose entries cfrules lacks. */
@@ -63,7 +72,11 @@ export type RuleEffect =
       status: number;
       preserveQuery: boolean;
     }
-  | { kind: 'settings'; group: 'config' | 'origin' | 'cache'; values: Record<string, unknown> };
+  | {
+      kind: 'settings';
+      group: 'config' | 'origin' | 'cache' | 'compression' | 'log';
+      values: Record<string, unknown>;
+    };
 
 export interface RulesetProgram {
   id: string;

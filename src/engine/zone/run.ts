@@ -11,9 +11,17 @@ import type {
   Stage,
   StageTrace,
 } from '../outcome.js';
-import { RULES_PRODUCT_STAGES, STAGES } from '../outcome.js';
+import { RESPONSE_STAGES, RULES_PRODUCT_STAGES, STAGES } from '../outcome.js';
 import { evaluatePreviousWaf } from '../previous-waf/simulate.js';
-import { applyRewrite, redirectUrl, rewrittenRequest, sourceValue } from './pipeline.js';
+import {
+  applyRewrite,
+  changedResponse,
+  type Rewrite,
+  redirectUrl,
+  rewrittenRequest,
+  serveError,
+  sourceValue,
+} from './pipeline.js';
 import type {
   DeployedManagedRule,
   FirewallRuleStep,
@@ -101,6 +109,8 @@ export class RequestRun {
     const rewritten = this.request && rewrittenRequest(this.request);
     if (rewritten) result.rewritten = rewritten;
     if (this.settings) result.settings = this.settings;
+    const response = this.request && changedResponse(this.request);
+    if (response) result.response = response;
     return result;
   }
 
@@ -111,6 +121,7 @@ export class RequestRun {
     if (!this.configured(name)) status = 'off';
     else if (this.ended) status = 'not_reached';
     else if (skippedBy) status = 'skipped';
+    else if (RESPONSE_STAGES.has(name) && !this.request?.response) status = 'no_response';
     else if (name === 'firewall_rules') this.firewallRules(items);
     else if (name === 'previous_waf') ({ status, by: skippedBy } = this.previousWaf(items));
     else {
@@ -237,7 +248,8 @@ export class RequestRun {
       this.matchedRule(rule.name);
       if (rule.effect) {
         this.applyEffect(rule, rule.effect, inner);
-        if (this.ended) break;
+        // A custom error is the response: the phase's later rules do not run.
+        if (this.ended || rule.effect.kind === 'serve_error') break;
         continue;
       }
       // One request is not a rate: rate limiting rules show that they match, and never decide.
@@ -290,24 +302,36 @@ export class RequestRun {
       this.trace(items, rule, true, { redirect, terminated: true });
       return;
     }
-    const rewrite = this.request && applyRewrite(effect, this.request, this.context);
+    const rewrite =
+      this.request &&
+      (effect.kind === 'serve_error'
+        ? serveError(effect, this.request)
+        : applyRewrite(effect, this.request, this.context));
     if (!rewrite) {
-      this.trace(items, rule, true, { unknown: 'the request has no HTTP message to rewrite' });
+      const unknown =
+        effect.kind === 'rewrite' && effect.of === 'request'
+          ? 'the request has no HTTP message to rewrite'
+          : 'the request gives no response';
+      this.trace(items, rule, true, { unknown });
       return;
     }
-    if (rewrite.request !== this.request) {
-      this.request = rewrite.request;
-      ({
-        context: this.context,
-        match: this.match,
-        candidates: this.candidates,
-      } = this.rematch(rewrite.request));
-    }
+    this.use(rewrite);
     const missing =
       rewrite.missing.length > 0
         ? { unknown: `no value for this request: ${rewrite.missing.join(', ')} left as they were` }
         : {};
     this.trace(items, rule, true, { changes: rewrite.changes, ...missing });
+  }
+
+  /** The request a rule changed, for the later rules: matched afresh. */
+  private use(rewrite: Rewrite): void {
+    if (rewrite.request === this.request) return;
+    this.request = rewrite.request;
+    ({
+      context: this.context,
+      match: this.match,
+      candidates: this.candidates,
+    } = this.rematch(rewrite.request));
   }
 
   /** Applies a skip rule that matched; the rule itself when it skips the rest of its ruleset. */

@@ -262,7 +262,9 @@ describe('the indexed program and rule-by-rule evaluation', () => {
       fc.property(
         fc.array(rule, { minLength: 1, maxLength: 25 }),
         fc.array(request, { minLength: 1, maxLength: 4 }),
-        (rules, requests) => {
+        // URL rewrites in front: the later rules are matched again on the rewritten request.
+        fc.array(fc.record({ expression, path: fc.constantFrom(...paths) }), { maxLength: 3 }),
+        (rules, requests, rewrites) => {
           const zone = {
             firewall_rules: rules.map((r, i) => ({
               id: `r${i}`,
@@ -280,6 +282,17 @@ describe('the indexed program and rule-by-rule evaluation', () => {
                   id: `c${i}`,
                   action: r.action === 'block' ? 'block' : 'log',
                   expression: r.expression,
+                })),
+              },
+              {
+                id: 'rewrites',
+                kind: 'zone',
+                phase: 'http_request_transform',
+                rules: rewrites.map((r, i) => ({
+                  id: `t${i}`,
+                  action: 'rewrite',
+                  expression: r.expression,
+                  action_parameters: { uri: { path: { value: r.path } } },
                 })),
               },
             ],

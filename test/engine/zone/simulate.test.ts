@@ -222,29 +222,6 @@ describe('rulesets', () => {
     expect(sentAsAdmin.rewritten).toBeUndefined();
   });
 
-  it('entry points of the response phases are kept out, with a warning each; the others run', () => {
-    const zone = {
-      rulesets: [
-        entryPoint('http_response_headers_transform', [
-          {
-            ref: 'frame',
-            action: 'rewrite',
-            expression: 'true',
-            action_parameters: { headers: { 'x-frame-options': { operation: 'set', value: 'DENY' } } },
-          },
-        ]),
-        custom([{ ref: 'block', action: 'block', expression: 'http.request.uri.path eq "/admin"' }]),
-      ],
-    };
-    const compiled = compileZone(zone);
-    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
-    expect(compiled.warnings).toEqual([
-      expect.objectContaining({ path: '/rulesets/0/phase', code: 'phase-not-simulated' }),
-    ]);
-    expect(compiled.zone.simulate(home).action).toBe('none');
-    expect(compiled.zone.simulate(admin).action).toBe('block');
-  });
-
   it('skip the current ruleset', () => {
     const zone = {
       rulesets: [

@@ -1,5 +1,5 @@
 import { compareFirewallRules } from '../../../src/engine/zone/firewall-order.js';
-import { isSimulatedPhase, RULESET_PHASES } from '../../../src/scheme/actions.js';
+import { isWafPhase, RULESET_PHASES } from '../../../src/scheme/actions.js';
 import { h, replaceChildren } from '../dom.js';
 import {
   type FirewallRuleJson,
@@ -51,7 +51,7 @@ export async function rulesView(context: ZoneContext): Promise<HTMLElement> {
 
   // The WAF's phases always; the Rules products' phases when the zone has rulesets there.
   const shown = RULESET_PHASES.filter(
-    (phase) => isSimulatedPhase(phase) || own.some((ruleset) => ruleset.phase === phase),
+    (phase) => isWafPhase(phase) || own.some((ruleset) => ruleset.phase === phase),
   );
   const phases = shown.map((phase) => {
     const entry = own.find((ruleset) => ruleset.kind === 'zone' && ruleset.phase === phase);
