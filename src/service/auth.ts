@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Store, ZoneRecord } from '../store/store.js';
+import type { AccountRecord, Store, ZoneRecord } from '../store/store.js';
 import { type ApiMessage, CODES, ServiceError } from './errors.js';
 import { isId } from './ids.js';
 import { ALL_PERMISSIONS, expandPermissions, type PermissionName } from './permissions.js';
@@ -131,6 +131,20 @@ export class AuthService {
     return zone;
   }
 
+  /**
+   * The account a request's path names (`/accounts/{account_id}/…`), if the principal may act on the whole
+   * account with the permission `need`. As for zones, an id of the wrong shape or no such account is a
+   * routing error, another account's or a zone-scoped token an authentication error.
+   */
+  async account(principal: Principal, accountId: string, need: PermissionName): Promise<AccountRecord> {
+    const account = isId(accountId)
+      ? await this.store.transaction((tx) => tx.accounts.get(accountId))
+      : undefined;
+    if (!account) throw unknownObject(`accounts/${accountId}`, isId(accountId));
+    this.requireAccount(principal, accountId, need);
+    return account;
+  }
+
   /** Refuses an account-level action to a zone-scoped token, or to one without the permission. */
   requireAccount(principal: Principal, accountId: string, need: PermissionName): void {
     if (!principal.accountWide || principal.accountId !== accountId) throw authenticationError();
@@ -168,12 +182,16 @@ const invalidHeaders = (chain: ApiMessage[]): ServiceError =>
     error_chain: chain,
   });
 
-/** Cloudflare's answer to a path naming an object that does not exist (or cannot, by its shape). */
-export function unknownZone(zoneId: string, wellFormed: boolean): ServiceError {
+/** Cloudflare's answer to a path naming a zone that does not exist (or cannot, by its shape). */
+export const unknownZone = (zoneId: string, wellFormed: boolean): ServiceError =>
+  unknownObject(`zones/${zoneId}`, wellFormed);
+
+/** Cloudflare's answer to a path naming an object (`zones/<id>`) that does not exist or cannot exist. */
+function unknownObject(path: string, wellFormed: boolean): ServiceError {
   return new ServiceError(wellFormed ? 'not-found' : 'bad-request', [
     {
       code: CODES.cannotRoute,
-      message: `Could not route to /client/v4/zones/${zoneId}, perhaps your object identifier is invalid?`,
+      message: `Could not route to /client/v4/${path}, perhaps your object identifier is invalid?`,
     },
     { code: CODES.noRoute, message: 'No route for that URI' },
   ]);

@@ -117,6 +117,8 @@ export const CODES = {
   unsupportedPhase: 20207,
   rulesetRuleQuotaExceeded: 20208,
   rulesetNotEntitled: 20209,
+  rulesetInUse: 20210,
+  accountNotEntitled: 20211,
   // Simulation (a cfrules extension, docs/api.md §12).
   invalidSimulation: 10700,
   tooManySimulations: 10701,

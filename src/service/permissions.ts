@@ -17,6 +17,10 @@ export const PERMISSIONS = {
   'page_rules:edit': 'Page Rules Edit',
   'rulesets:read': 'Rulesets Read: rulesets, their versions and phase entry points',
   'rulesets:edit': 'Rulesets Edit: rulesets, their versions and phase entry points',
+  'account_rulesets:read':
+    "Account Rulesets Read: the account's rulesets and root entry points (account-wide tokens only)",
+  'account_rulesets:edit':
+    "Account Rulesets Edit: the account's rulesets and root entry points (account-wide tokens only)",
 } as const;
 
 export type PermissionName = keyof typeof PERMISSIONS;
@@ -24,7 +28,7 @@ export type PermissionName = keyof typeof PERMISSIONS;
 export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as PermissionName[];
 
 /** The products whose settings a token reads or edits, each with a `:read` and an `:edit` permission. */
-export type Product = 'firewall_services' | 'zone_waf' | 'page_rules' | 'rulesets';
+export type Product = 'firewall_services' | 'zone_waf' | 'page_rules' | 'rulesets' | 'account_rulesets';
 export type Access = 'read' | 'edit';
 
 const READS = PERMISSION_NAMES.filter((name) => name.endsWith(':read'));
@@ -39,8 +43,8 @@ const PRODUCT_EDITS: PermissionName[] = [
 /**
  * A token's permissions as stored or configured, expanded: permission names, or the words of the first
  * config format, still accepted. `read` is every read permission; `edit` adds editing every product's
- * settings and pausing, and — for an account-wide token only, which could always create zones — `zone:edit`
- * and `billing:edit`. So a token scoped to some zones no longer changes their plan or deletes them unless
+ * settings and pausing, and — for an account-wide token only, which could always create zones — `zone:edit`,
+ * `billing:edit` and `account_rulesets:edit`. So a token scoped to some zones no longer changes their plan or deletes them unless
  * given those permissions by name.
  */
 export function expandPermissions(listed: readonly string[], accountWide: boolean): Set<PermissionName> {
@@ -53,6 +57,7 @@ export function expandPermissions(listed: readonly string[], accountWide: boolea
         if (accountWide) {
           granted.add('zone:edit');
           granted.add('billing:edit');
+          granted.add('account_rulesets:edit');
         }
       }
     } else if (isPermissionName(entry)) {

@@ -21,6 +21,7 @@ const ZONE_TABLES: readonly TableName[] = [
   'filters',
   'firewallRules',
   'rulesets',
+  'accountRulesets',
   'wafSettings',
   'wafOverrides',
   'pageRules',

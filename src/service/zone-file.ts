@@ -13,7 +13,7 @@ import type {
   ZoneFile,
 } from '../engine/zone/model.js';
 import type { Plan } from '../scheme/profile.js';
-import type { StoreTransaction, ZoneRecord } from '../store/store.js';
+import type { RulesetTable, StoreTransaction, ZoneRecord } from '../store/store.js';
 import { filterJson } from './filters.js';
 import { type RuleJson as FirewallRuleJson, ruleJson as firewallRuleJson } from './firewall-rules.js';
 import { type PageRuleJson, pageRuleJson } from './page-rules.js';
@@ -32,10 +32,17 @@ import { type OverrideJson, overrideJson } from './waf-overrides.js';
 /** What the zone file is made of, in the shapes the v4 API answers. */
 export interface ZoneParts {
   plan: Plan;
+  /** The zone's name: what `cf.zone.name` is in its requests (account rulesets choose zones by it). */
+  name?: string;
   /** `GET /zones/{id}/firewall/rules`, every page. */
   firewallRules: readonly FirewallRuleJson[];
   /** The entry points, then the custom rulesets they execute. */
   rulesets: readonly RulesetJson[];
+  /**
+   * The zone's account's root entry points, then the custom rulesets they execute (absent when they could
+   * not be read: a credential that does not reach the account).
+   */
+  accountRulesets?: readonly RulesetJson[];
   /** Absent when the zone has no previous WAF: Free plan, or migration complete (the APIs answer 410). */
   previousWaf?: {
     packages: readonly { id: string; sensitivity?: string; action_mode?: string }[];
@@ -50,9 +57,12 @@ export interface ZoneParts {
 
 export function assembleZoneFile(parts: ZoneParts): ZoneFile {
   const file: ZoneFile = { plan: parts.plan };
+  if (parts.name !== undefined) file.name = parts.name;
   const firewallRules = parts.firewallRules.flatMap(firewallRuleEntry);
   if (firewallRules.length > 0) file.firewall_rules = firewallRules;
   if (parts.rulesets.length > 0) file.rulesets = parts.rulesets.map(rulesetEntry);
+  if (parts.accountRulesets !== undefined && parts.accountRulesets.length > 0)
+    file.account_rulesets = parts.accountRulesets.map(rulesetEntry);
   if (parts.previousWaf) file.previous_waf = previousWafEntry(parts.previousWaf);
   if (parts.pageRules.length > 0) file.page_rules = parts.pageRules.map(pageRuleEntry);
   if (parts.migration) {
@@ -191,36 +201,23 @@ export async function readZoneParts(tx: StoreTransaction, zone: ZoneRecord): Pro
   const firewallRules = (await tx.firewallRules.list(zone.id, {}, { page: 1, perPage })).items.map(
     ({ rule, filter }) => firewallRuleJson(rule, filterJson(filter)),
   );
-  const entryPoints: RulesetJson[] = [];
-  for (const phase of RULESET_PHASES) {
-    const record = await tx.rulesets.entryPoint(zone.id, phase);
-    if (record !== undefined) entryPoints.push(rulesetJson(record));
-  }
-  const executed: RulesetJson[] = [];
-  for (const id of executedCustomRulesetIds(entryPoints)) {
-    const record = await tx.rulesets.get(zone.id, id);
-    if (record !== undefined) executed.push(rulesetJson(record));
-  }
-  const rulesets = [...entryPoints, ...executed];
+  const rulesets = await deployedRulesets(tx.rulesets, zone.id);
+  const accountRulesets = await deployedRulesets(tx.accountRulesets, zone.accountId);
   const pageRules = (await tx.pageRules.list(zone.id))
     .map(pageRuleJson)
     // As the API lists them: the page rule that applies first comes first.
     .sort((a, b) => b.priority - a.priority);
-  if (zone.plan === 'free') return { plan: zone.plan, firewallRules, rulesets, pageRules };
+  const common = { plan: zone.plan, name: zone.name, firewallRules, rulesets, accountRulesets, pageRules };
+  if (zone.plan === 'free') return common;
   const migration = await migrationStatus(tx, zone);
-  if ((await migrationState(tx, zone.id)) === 'complete') {
-    return { plan: zone.plan, firewallRules, rulesets, pageRules, migration };
-  }
+  if ((await migrationState(tx, zone.id)) === 'complete') return { ...common, migration };
   const waf = await ZoneWaf.read(tx, zone.id);
   const overrides = await tx.wafOverrides.list(zone.id, {
     page: 1,
     perPage: Math.max(1, await tx.wafOverrides.count(zone.id)),
   });
   return {
-    plan: zone.plan,
-    firewallRules,
-    rulesets,
-    pageRules,
+    ...common,
     migration,
     previousWaf: {
       packages: waf.packages(),
@@ -229,6 +226,21 @@ export async function readZoneParts(tx: StoreTransaction, zone: ZoneRecord): Pro
       overrides: overrides.items.map(overrideJson),
     },
   };
+}
+
+/** An owner's entry points of every phase, then the custom rulesets they execute, as the API answers them. */
+async function deployedRulesets(table: RulesetTable, ownerId: string): Promise<RulesetJson[]> {
+  const entryPoints: RulesetJson[] = [];
+  for (const phase of RULESET_PHASES) {
+    const record = await table.entryPoint(ownerId, phase);
+    if (record !== undefined) entryPoints.push(rulesetJson(record));
+  }
+  const executed: RulesetJson[] = [];
+  for (const id of executedCustomRulesetIds(entryPoints)) {
+    const record = await table.get(ownerId, id);
+    if (record !== undefined) executed.push(rulesetJson(record));
+  }
+  return [...entryPoints, ...executed];
 }
 
 /** The zone file of a zone, from the store. */

@@ -15,6 +15,37 @@ export interface Migration {
   postgres: string;
 }
 
+/** Migration 6's SQL, the same in both databases but for the words each has for these. */
+function accountRulesetTables(dialect: {
+  seq: string;
+  isArray: (column: string) => string;
+  rowid: string;
+}): string {
+  return `
+        CREATE TABLE account_rulesets (
+          seq ${dialect.seq},
+          id TEXT NOT NULL UNIQUE,
+          account_id TEXT NOT NULL REFERENCES accounts (id),
+          kind TEXT NOT NULL,
+          phase TEXT NOT NULL,
+          name TEXT NOT NULL,
+          version INTEGER NOT NULL CHECK (version >= 1)
+        );
+        CREATE INDEX account_rulesets_order ON account_rulesets (account_id, seq);
+        CREATE UNIQUE INDEX account_rulesets_entry_point ON account_rulesets (account_id, phase)
+          WHERE kind = 'root';
+
+        CREATE TABLE account_ruleset_versions (
+          ruleset_id TEXT NOT NULL REFERENCES account_rulesets (id) ON DELETE CASCADE,
+          version INTEGER NOT NULL CHECK (version >= 1),
+          description TEXT NOT NULL,
+          rules TEXT NOT NULL CHECK (${dialect.isArray('rules')}),
+          last_updated TEXT NOT NULL,
+          PRIMARY KEY (ruleset_id, version)
+        )${dialect.rowid};
+      `;
+}
+
 /**
  * Conventions of the tables: `seq` (SQLite: INTEGER PRIMARY KEY AUTOINCREMENT, never reused, a plain
  * INTEGER PRIMARY KEY for filters since migration 4, which says why; PostgreSQL: BIGSERIAL) orders lists by
@@ -398,6 +429,23 @@ export const migrations: readonly Migration[] = [
         ALTER TABLE zones ADD CONSTRAINT zones_account_id_name_key UNIQUE (account_id, name);
         CREATE INDEX zones_name ON zones (name);
       `,
+  },
+  {
+    version: 6,
+    description: 'account rulesets (custom rulesets and root entry points) and their versions',
+    // Tables of their own, in the shape of migration 3's with the account as owner: the zones' rulesets
+    // are not touched (no rebuild, nothing to move), and each table keeps its owner's foreign key. The
+    // partial unique index keeps one entry point (kind 'root') per phase and account.
+    sqlite: accountRulesetTables({
+      seq: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+      isArray: (column) => `json_type(${column}) = 'array'`,
+      rowid: ' WITHOUT ROWID',
+    }),
+    postgres: accountRulesetTables({
+      seq: 'BIGSERIAL PRIMARY KEY',
+      isArray: (column) => `json_typeof(${column}::json) = 'array'`,
+      rowid: '',
+    }),
   },
 ];
 

@@ -8,18 +8,43 @@ import type {
 import type { Sql, Values } from './sql.js';
 
 /**
- * The rulesets (tables of migration 3): `rulesets` holds what never changes and the latest
- * version's number, `ruleset_versions` every version kept, its rules as one JSON array. A ruleset has tens
- * of rules at most a few thousand, read and written whole: one text column costs less than a row per rule.
+ * The rulesets of one kind of owner: the zones' (tables of migration 3, `rulesets` and `ruleset_versions`)
+ * or the accounts' (migration 6, `account_rulesets` and `account_ruleset_versions`), the same columns but
+ * the owner's. The first table holds what never changes and the latest version's number, the second every
+ * version kept, its rules as one JSON array. A ruleset has tens of rules at most a few thousand, read and
+ * written whole: one text column costs less than a row per rule.
  */
 
-/** The columns every read selects, in this order: the ruleset's, then the version's. */
-const HEADER_COLUMNS = 'r.id, r.zone_id, r.kind, r.phase, r.name, v.version, v.description, v.last_updated';
-const RULES_COLUMN = 'v.rules';
+/** Where one owner's rulesets are kept, and the kind of its phase entry points. */
+export interface RulesetTables {
+  rulesets: string;
+  versions: string;
+  /** The owner's column: `zone_id` or `account_id`. */
+  owner: string;
+  entryKind: StoredRulesetKind;
+  /** The store's name of the tables, whose generation a write moves on. */
+  name: 'rulesets' | 'accountRulesets';
+}
+
+export const ZONE_RULESETS: RulesetTables = {
+  rulesets: 'rulesets',
+  versions: 'ruleset_versions',
+  owner: 'zone_id',
+  entryKind: 'zone',
+  name: 'rulesets',
+};
+
+export const ACCOUNT_RULESETS: RulesetTables = {
+  rulesets: 'account_rulesets',
+  versions: 'account_ruleset_versions',
+  owner: 'account_id',
+  entryKind: 'root',
+  name: 'accountRulesets',
+};
 
 const readHeader = (values: Values): RulesetHeader => ({
   id: values[0] as string,
-  zoneId: values[1] as string,
+  ownerId: values[1] as string,
   kind: values[2] as StoredRulesetKind,
   phase: values[3] as string,
   name: values[4] as string,
@@ -32,8 +57,6 @@ const readRecord = (values: Values): RulesetRecord => ({
   ...readHeader(values),
   rules: JSON.parse(values[8] as string) as RulesetRuleRecord[],
 });
-
-const FROM = 'FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id';
 
 interface VersionRow {
   ruleset_id: string;
@@ -51,10 +74,16 @@ const versionRow = (ruleset: RulesetRecord): VersionRow => ({
   last_updated: ruleset.lastUpdated,
 });
 
-export function rulesetTable({ prepare }: Sql): RulesetTable {
+export function rulesetTable({ prepare }: Sql, tables: RulesetTables = ZONE_RULESETS): RulesetTable {
+  const { owner } = tables;
+  const writes = { writes: [tables.name] };
+  /** The columns every read selects, in this order: the ruleset's, then the version's. */
+  const headerColumns = `r.id, r.${owner}, r.kind, r.phase, r.name, v.version, v.description, v.last_updated`;
+  const rulesColumn = 'v.rules';
+  const from = `FROM ${tables.rulesets} r JOIN ${tables.versions} v ON v.ruleset_id = r.id`;
   const one = (where: string) => {
     const statement = prepare<Record<string, unknown>, Values>(
-      `SELECT ${HEADER_COLUMNS}, ${RULES_COLUMN} ${FROM} WHERE ${where}`,
+      `SELECT ${headerColumns}, ${rulesColumn} ${from} WHERE ${where}`,
       { raw: true },
     );
     return async (params: Record<string, unknown>) => {
@@ -62,59 +91,59 @@ export function rulesetTable({ prepare }: Sql): RulesetTable {
       return values === undefined ? undefined : readRecord(values);
     };
   };
-  const latest = 'r.zone_id = @zone_id AND v.version = r.version';
+  const latest = `r.${owner} = @owner AND v.version = r.version`;
   const byId = one(`${latest} AND r.id = @id`);
-  const byPhase = one(`${latest} AND r.kind = 'zone' AND r.phase = @phase`);
-  const byVersion = one('r.zone_id = @zone_id AND r.id = @id AND v.version = @version');
-  const list = prepare<{ zone_id: string }, Values>(
-    `SELECT ${HEADER_COLUMNS} ${FROM} WHERE ${latest} ORDER BY r.seq`,
+  const byPhase = one(`${latest} AND r.kind = '${tables.entryKind}' AND r.phase = @phase`);
+  const byVersion = one(`r.${owner} = @owner AND r.id = @id AND v.version = @version`);
+  const list = prepare<{ owner: string }, Values>(
+    `SELECT ${headerColumns} ${from} WHERE ${latest} ORDER BY r.seq`,
     { raw: true },
   );
-  const versions = prepare<{ zone_id: string; id: string }, Values>(
-    `SELECT ${HEADER_COLUMNS} ${FROM} WHERE r.zone_id = @zone_id AND r.id = @id ORDER BY v.version`,
+  const versions = prepare<{ owner: string; id: string }, Values>(
+    `SELECT ${headerColumns} ${from} WHERE r.${owner} = @owner AND r.id = @id ORDER BY v.version`,
     { raw: true },
   );
   const insertRuleset = prepare<{
     id: string;
-    zone_id: string;
+    owner: string;
     kind: string;
     phase: string;
     name: string;
     version: number;
   }>(
-    'INSERT INTO rulesets (id, zone_id, kind, phase, name, version) VALUES (@id, @zone_id, @kind, @phase, @name, @version)',
-    { writes: ['rulesets'] },
+    `INSERT INTO ${tables.rulesets} (id, ${owner}, kind, phase, name, version) VALUES (@id, @owner, @kind, @phase, @name, @version)`,
+    writes,
   );
   const insertVersion = prepare<VersionRow>(
-    'INSERT INTO ruleset_versions (ruleset_id, version, description, rules, last_updated) ' +
+    `INSERT INTO ${tables.versions} (ruleset_id, version, description, rules, last_updated) ` +
       'VALUES (@ruleset_id, @version, @description, @rules, @last_updated)',
-    { writes: ['rulesets'] },
+    writes,
   );
   // Only forward: a version number is never reused, even after the versions before it are deleted.
-  const setLatest = prepare<{ zone_id: string; id: string; version: number }>(
-    'UPDATE rulesets SET version = @version WHERE zone_id = @zone_id AND id = @id AND version < @version',
-    { writes: ['rulesets'] },
+  const setLatest = prepare<{ owner: string; id: string; version: number }>(
+    `UPDATE ${tables.rulesets} SET version = @version WHERE ${owner} = @owner AND id = @id AND version < @version`,
+    writes,
   );
-  const removeVersion = prepare<{ zone_id: string; id: string; version: number }>(
-    'DELETE FROM ruleset_versions WHERE ruleset_id = @id AND version = @version ' +
-      'AND ruleset_id IN (SELECT id FROM rulesets WHERE zone_id = @zone_id)',
-    { writes: ['rulesets'] },
+  const removeVersion = prepare<{ owner: string; id: string; version: number }>(
+    `DELETE FROM ${tables.versions} WHERE ruleset_id = @id AND version = @version ` +
+      `AND ruleset_id IN (SELECT id FROM ${tables.rulesets} WHERE ${owner} = @owner)`,
+    writes,
   );
-  const remove = prepare<{ zone_id: string; id: string }>(
-    'DELETE FROM rulesets WHERE zone_id = @zone_id AND id = @id',
-    { writes: ['rulesets'] },
+  const remove = prepare<{ owner: string; id: string }>(
+    `DELETE FROM ${tables.rulesets} WHERE ${owner} = @owner AND id = @id`,
+    writes,
   );
 
   return {
-    list: async (zoneId) => (await list.all({ zone_id: zoneId })).map(readHeader),
-    get: (zoneId, id) => byId({ zone_id: zoneId, id }),
-    entryPoint: (zoneId, phase) => byPhase({ zone_id: zoneId, phase }),
-    getVersion: (zoneId, id, version) => byVersion({ zone_id: zoneId, id, version }),
-    versions: async (zoneId, id) => (await versions.all({ zone_id: zoneId, id })).map(readHeader),
+    list: async (ownerId) => (await list.all({ owner: ownerId })).map(readHeader),
+    get: (ownerId, id) => byId({ owner: ownerId, id }),
+    entryPoint: (ownerId, phase) => byPhase({ owner: ownerId, phase }),
+    getVersion: (ownerId, id, version) => byVersion({ owner: ownerId, id, version }),
+    versions: async (ownerId, id) => (await versions.all({ owner: ownerId, id })).map(readHeader),
     async insert(ruleset) {
       await insertRuleset.run({
         id: ruleset.id,
-        zone_id: ruleset.zoneId,
+        owner: ruleset.ownerId,
         kind: ruleset.kind,
         phase: ruleset.phase,
         name: ruleset.name,
@@ -124,7 +153,7 @@ export function rulesetTable({ prepare }: Sql): RulesetTable {
     },
     async addVersion(ruleset) {
       const changed = await setLatest.run({
-        zone_id: ruleset.zoneId,
+        owner: ruleset.ownerId,
         id: ruleset.id,
         version: ruleset.version,
       });
@@ -135,8 +164,8 @@ export function rulesetTable({ prepare }: Sql): RulesetTable {
       }
       await insertVersion.run(versionRow(ruleset));
     },
-    deleteVersion: async (zoneId, id, version) =>
-      (await removeVersion.run({ zone_id: zoneId, id, version })) > 0,
-    delete: async (zoneId, id) => (await remove.run({ zone_id: zoneId, id })) > 0,
+    deleteVersion: async (ownerId, id, version) =>
+      (await removeVersion.run({ owner: ownerId, id, version })) > 0,
+    delete: async (ownerId, id) => (await remove.run({ owner: ownerId, id })) > 0,
   };
 }

@@ -53,8 +53,9 @@ export interface StoreTransaction {
   readonly wafOverrides: WafOverrideTable;
   readonly pageRules: PageRuleTable;
   readonly wafMigrations: WafMigrationTable;
-  // Rulesets and their versions (./ruleset-records.ts).
+  // Rulesets and their versions (./ruleset-records.ts): the zones', and the accounts'.
   readonly rulesets: RulesetTable;
+  readonly accountRulesets: RulesetTable;
 }
 
 export type TableName = keyof StoreTransaction;

@@ -1,6 +1,6 @@
 import { type Plan, parsePlan } from '../scheme/profile.js';
 import { PREVIOUS_WAF_TABLES, previousWafTables } from './previous-waf-tables.js';
-import { rulesetTable } from './ruleset-table.js';
+import { ACCOUNT_RULESETS, rulesetTable } from './ruleset-table.js';
 import {
   bit,
   COUNT,
@@ -54,6 +54,7 @@ export function storeTables(sql: Sql): StoreTransaction {
     firewallRules: firewallRuleTable(sql),
     ...previousWafTables(sql),
     rulesets: rulesetTable(sql),
+    accountRulesets: rulesetTable(sql, ACCOUNT_RULESETS),
   };
 }
 

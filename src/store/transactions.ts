@@ -13,6 +13,7 @@ const TABLES: readonly TableName[] = [
   'pageRules',
   'wafMigrations',
   'rulesets',
+  'accountRulesets',
 ];
 
 /**

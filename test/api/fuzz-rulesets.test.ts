@@ -10,7 +10,7 @@ import {
   OWASP_RULESET_ID,
 } from '../../src/engine/managed/index.js';
 import type { RulesetJson } from '../../src/service/rulesets/model.js';
-import { type Envelope, freshHarnessPerTest, type Harness, ZONES, zonePath } from './harness.js';
+import { ACCOUNT, type Envelope, freshHarnessPerTest, type Harness, ZONES, zonePath } from './harness.js';
 import { RULE_OF_PHASE } from './phase-rules.js';
 
 let h: Harness;
@@ -21,23 +21,44 @@ freshHarnessPerTest((fresh) => {
 const TIMEOUT = 30_000;
 const ZONE_LIST = [ZONES.enterprise, ZONES.pro] as const;
 const base = (zone: string) => zonePath(zone, '/rulesets');
+/** The account's rulesets (docs/api.md §11.6), fuzzed beside the zones'. */
+const ACCOUNT_BASE = `/client/v4/accounts/${ACCOUNT}/rulesets`;
+/** Where the state is read: both zones' rulesets and the account's. */
+const BASES = [...ZONE_LIST.map(base), ACCOUNT_BASE];
 
 /** Placeholders for what the seed creates in each zone, replaced in urls and bodies before sending. */
 let seeded: Record<string, string> = {};
 const resolve = (text: string): string =>
-  text.replace(/@(ruleset|rule0|rule1|entry)/g, (_m, name) => seeded[name] ?? name);
+  text.replace(/@(aruleset|arule0|ruleset|rule0|rule1|entry)/g, (_m, name) => seeded[name] ?? name);
 
 async function seed(): Promise<void> {
   const zone = ZONES.enterprise;
-  // Start afresh: delete what earlier requests created.
-  const list = (await h.call({ url: `${base(zone)}?per_page=500` })).body.result as RulesetJson[];
-  for (const ruleset of list.filter((r) => r.kind !== 'managed')) {
-    await h.app.inject({
-      method: 'DELETE',
-      url: `${base(zone)}/${ruleset.id}`,
-      headers: { authorization: `Bearer ${'T'.repeat(40)}` },
-    });
+  // Start afresh: delete what earlier requests created (entry points first: they may execute the others).
+  for (const owner of [base(zone), ACCOUNT_BASE]) {
+    const list = (await h.call({ url: `${owner}?per_page=500` })).body.result as RulesetJson[];
+    const kinds = ['zone', 'root', 'custom'];
+    for (const ruleset of list
+      .filter((r) => r.kind !== 'managed')
+      .sort((a, b) => kinds.indexOf(a.kind) - kinds.indexOf(b.kind))) {
+      await h.app.inject({
+        method: 'DELETE',
+        url: `${owner}/${ruleset.id}`,
+        headers: { authorization: `Bearer ${'T'.repeat(40)}` },
+      });
+    }
   }
+  const accountCustom = (
+    await h.call({
+      method: 'POST',
+      url: ACCOUNT_BASE,
+      payload: { name: 'a', kind: 'custom', phase: 'http_request_firewall_custom', rules: [VALID_RULE] },
+    })
+  ).body.result as RulesetJson;
+  await h.call({
+    method: 'PUT',
+    url: `${ACCOUNT_BASE}/phases/http_request_firewall_custom/entrypoint`,
+    payload: { rules: [accountExecute(accountCustom.id)] },
+  });
   const custom = (
     await h.call({
       method: 'POST',
@@ -62,8 +83,17 @@ async function seed(): Promise<void> {
     rule0: custom.rules?.[0]?.id ?? '',
     rule1: custom.rules?.[1]?.id ?? '',
     entry: entry.id,
+    aruleset: accountCustom.id,
+    arule0: accountCustom.rules?.[0]?.id ?? '',
   };
 }
+
+/** An account root's rule: deploys one of the account's custom rulesets on a zone. */
+const accountExecute = (id: string) => ({
+  action: 'execute',
+  expression: 'cf.zone.name eq "example.com"',
+  action_parameters: { id, version: 'latest' },
+});
 
 const VALID_RULE = { action: 'block', expression: 'ip.src eq 192.0.2.1', description: 'd', enabled: true };
 const VALID_EXECUTE = {
@@ -150,10 +180,36 @@ const targets = (zone: string): Target[] => [
   })),
   { method: 'PUT', url: `${base(zone)}/@entry`, valid: { rules: [VALID_EXECUTE] } },
 ];
-// The seed is in the Enterprise zone; the Pro zone's targets are those that name nothing seeded.
+const ACCOUNT_TARGETS: Target[] = [
+  {
+    method: 'POST',
+    url: ACCOUNT_BASE,
+    valid: { name: 'n', kind: 'custom', phase: 'http_ratelimit', rules: [VALID_LIMIT] },
+  },
+  { method: 'PUT', url: `${ACCOUNT_BASE}/@aruleset`, valid: { rules: [{ ...VALID_RULE, id: '@arule0' }] } },
+  {
+    method: 'PATCH',
+    url: `${ACCOUNT_BASE}/@aruleset/rules/@arule0`,
+    valid: { action: 'managed_challenge', position: { index: 1 } },
+  },
+  { method: 'DELETE', url: `${ACCOUNT_BASE}/@aruleset`, valid: undefined },
+  {
+    method: 'PUT',
+    url: `${ACCOUNT_BASE}/phases/http_request_firewall_custom/entrypoint`,
+    valid: { rules: [accountExecute('@aruleset')] },
+  },
+  {
+    method: 'PUT',
+    url: `${ACCOUNT_BASE}/phases/http_request_firewall_managed/entrypoint`,
+    valid: { rules: [VALID_EXECUTE, VALID_SKIP] },
+  },
+];
+// The seed is in the Enterprise zone and the account; the Pro zone's targets are those that name nothing
+// seeded.
 const BODY_TARGETS = [
   ...targets(ZONES.enterprise),
   ...targets(ZONES.pro).filter((target) => !target.url.includes('@')),
+  ...ACCOUNT_TARGETS,
 ];
 const QUERY_TARGETS: Target[] = [
   { method: 'GET', url: base(ZONES.enterprise), valid: undefined },
@@ -171,16 +227,16 @@ const QUERY_TARGETS: Target[] = [
   },
 ];
 
-/** Every version of every ruleset of both zones. */
+/** Every version of every ruleset of both zones and of the account. */
 async function state(): Promise<unknown[]> {
   const out: unknown[] = [];
-  for (const zone of ZONE_LIST) {
-    const list = (await h.call({ url: `${base(zone)}?per_page=500` })).body.result as RulesetJson[];
+  for (const owner of BASES) {
+    const list = (await h.call({ url: `${owner}?per_page=500` })).body.result as RulesetJson[];
     for (const ruleset of list.filter((r) => r.kind !== 'managed')) {
-      const versions = (await h.call({ url: `${base(zone)}/${ruleset.id}/versions` })).body
+      const versions = (await h.call({ url: `${owner}/${ruleset.id}/versions` })).body
         .result as RulesetJson[];
       for (const v of versions)
-        out.push((await h.call({ url: `${base(zone)}/${ruleset.id}/versions/${v.version}` })).body.result);
+        out.push((await h.call({ url: `${owner}/${ruleset.id}/versions/${v.version}` })).body.result);
     }
   }
   return out;
@@ -219,6 +275,9 @@ const randomValue: fc.Arbitrary<unknown> = fc.oneof(
     'latest',
     '@rule0',
     '@ruleset',
+    '@aruleset',
+    'root',
+    'cf.zone.name eq "example.com"',
     'f'.repeat(32),
     OWASP_RULESET_ID,
     CLOUDFLARE_MANAGED_RULESET_ID,

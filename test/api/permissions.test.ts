@@ -228,13 +228,15 @@ describe('every route', () => {
     }
     if (url.endsWith('/simulate'))
       return ['firewall_services:read', 'rulesets:read', 'zone_waf:read', 'page_rules:read'];
-    const product = url.includes('/rulesets')
-      ? 'rulesets'
-      : url.includes('/pagerules')
-        ? 'page_rules'
-        : url.includes('/firewall/waf') || url.includes('/waf_migration')
-          ? 'zone_waf'
-          : 'firewall_services';
+    const product = url.startsWith('/client/v4/accounts/')
+      ? 'account_rulesets'
+      : url.includes('/rulesets')
+        ? 'rulesets'
+        : url.includes('/pagerules')
+          ? 'page_rules'
+          : url.includes('/firewall/waf') || url.includes('/waf_migration')
+            ? 'zone_waf'
+            : 'firewall_services';
     return [`${product}:${method === 'GET' ? 'read' : 'edit'}`];
   }
 
@@ -242,6 +244,7 @@ describe('every route', () => {
   const sample = (url: string) =>
     url
       .replace(':zone_id', url.endsWith(':zone_id') ? ZONES.free : Z)
+      .replace(':account_id', ACCOUNT)
       .replace(':phase', 'http_request_firewall_custom')
       .replace(':version', '1')
       .replace(/:[a-z_]+/g, 'f'.repeat(32));

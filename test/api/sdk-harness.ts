@@ -28,11 +28,16 @@ export interface SocketService {
 }
 
 /**
- * Starts the service on 127.0.0.1 with a free port, on the SQLite database file `path`, or by default on a
- * new store of the kind the API tests run on.
+ * Starts the service on 127.0.0.1 with a free port, on the SQLite database file `path` (or the store
+ * `open` gives), or by default on a new store of the kind the API tests run on.
  */
-export async function serveOnSocket(path?: string): Promise<SocketService> {
-  const store = path === undefined ? await openTestStore() : openSqliteStore(path);
+export async function serveOnSocket(path?: string | (() => Promise<Store>)): Promise<SocketService> {
+  const store =
+    path === undefined
+      ? await openTestStore()
+      : typeof path === 'string'
+        ? openSqliteStore(path)
+        : await path();
   await applyConfig(store, readConfig(CONFIG));
   const internalErrors: unknown[] = [];
   const app = buildApp({ store, reportError: (error) => internalErrors.push(error) });

@@ -5,7 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { CLOUDFLARE_MANAGED_RULESET_ID } from '../../src/engine/managed/index.js';
 import { PREVIOUS_WAF_RULES } from '../../src/engine/previous-waf/index.js';
 import { CODES } from '../../src/service/errors.js';
-import { freshHarnessPerTest, type Harness, OTHER_TOKEN, READ_TOKEN, ZONES, zonePath } from './harness.js';
+import {
+  ACCOUNT,
+  freshHarnessPerTest,
+  type Harness,
+  OTHER_TOKEN,
+  READ_TOKEN,
+  ZONES,
+  zonePath,
+} from './harness.js';
 
 let h: Harness;
 freshHarnessPerTest((fresh) => {
@@ -109,6 +117,44 @@ describe('POST /zones/{zone_id}/simulate', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.success).toBe(false);
     expect(refused.body.errors[0]?.code).toBe(CODES.notPermitted);
+  });
+
+  it("runs the account's rulesets for the zones their root entry point names, before the zone's", async () => {
+    const accountRulesets = `/client/v4/accounts/${ACCOUNT}/rulesets`;
+    const custom = await h.call({
+      method: 'POST',
+      url: accountRulesets,
+      payload: {
+        name: 'account admin',
+        kind: 'custom',
+        phase: 'http_request_firewall_custom',
+        rules: [{ action: 'managed_challenge', expression: 'http.request.uri.path eq "/index.html"' }],
+      },
+    });
+    expect(custom.status, JSON.stringify(custom.body)).toBe(200);
+    const deploy = (zones: string) =>
+      h.call({
+        method: 'PUT',
+        url: `${accountRulesets}/phases/http_request_firewall_custom/entrypoint`,
+        payload: {
+          rules: [
+            {
+              action: 'execute',
+              expression: `cf.zone.name in {${zones}}`,
+              action_parameters: { id: custom.body.result.id },
+            },
+          ],
+        },
+      });
+    expect((await deploy('"example.com" "pro.example"')).status).toBe(200);
+    const result = (await simulate({ request: page })).body.result;
+    expect(result).toMatchObject({
+      action: 'managed_challenge',
+      decidedBy: { ruleset: custom.body.result.id, stage: 'http_request_firewall_custom' },
+    });
+    // Scoped to other zones: this one is not reached, and the change counts at once.
+    expect((await deploy('"pro.example"')).status).toBe(200);
+    expect((await simulate({ request: page })).body.result.action).toBe('none');
   });
 
   it('runs the previous WAF of a zone that has not migrated, with its settings', async () => {

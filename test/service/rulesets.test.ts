@@ -141,7 +141,7 @@ describe('creating rulesets', () => {
       { name: 'n', kind: 'root', phase: CUSTOM },
       CODES.invalidRulesetValue,
       '/kind',
-      'custom rulesets and entry points',
+      'root rulesets are the entry points of an account: create them under /accounts/{account_id}/rulesets',
     ],
     [
       { name: 'n', kind: 'other', phase: CUSTOM },

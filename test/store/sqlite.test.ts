@@ -5,7 +5,13 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, schemaVersion } from '../../src/store/migrations.js';
 import { configure, openSqliteStore } from '../../src/store/sqlite.js';
-import type { FilterRecord, StoreTransaction } from '../../src/store/store.js';
+import type {
+  AccountRecord,
+  FilterRecord,
+  RulesetRecord,
+  StoreTransaction,
+  ZoneRecord,
+} from '../../src/store/store.js';
 import { account, all, filter, ids, rule, storeContract, T0, zone } from './contract.js';
 
 storeContract('SQLite store', async () => openSqliteStore(':memory:'));
@@ -24,6 +30,18 @@ describe('SQLite store files', () => {
   /** Every file of the directory (database, WAL, shared memory) with its bytes. */
   const snapshot = () =>
     Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]));
+
+  /** An account and zones as rows of a database at an earlier version (the tables of migration 1). */
+  const insertAccount = (db: Database.Database, a: AccountRecord) =>
+    db
+      .prepare('INSERT INTO accounts (id, name, email, created_on) VALUES (?, ?, ?, ?)')
+      .run(a.id, a.name, a.email, a.createdOn);
+  const insertZones = (db: Database.Database, accountId: string, zones: readonly ZoneRecord[]) => {
+    const insert = db.prepare(
+      'INSERT INTO zones (id, name, plan, account_id, paused, created_on, modified_on) VALUES (?, ?, ?, ?, 0, ?, ?)',
+    );
+    for (const each of zones) insert.run(each.id, each.name, each.plan, accountId, T0, T0);
+  };
 
   const userVersion = (file: string) => {
     const db = new Database(file, { readonly: true });
@@ -146,16 +164,8 @@ describe('SQLite store files', () => {
       f.ref,
     ];
     try {
-      db.prepare('INSERT INTO accounts (id, name, email, created_on) VALUES (?, ?, ?, ?)').run(
-        a.id,
-        a.name,
-        a.email,
-        a.createdOn,
-      );
-      const insertZone = db.prepare(
-        'INSERT INTO zones (id, name, plan, account_id, paused, created_on, modified_on) VALUES (?, ?, ?, ?, 0, ?, ?)',
-      );
-      for (const each of [z, other]) insertZone.run(each.id, each.name, each.plan, a.id, T0, T0);
+      insertAccount(db, a);
+      insertZones(db, a.id, [z, other]);
       const insertFilter = db.prepare(
         `INSERT INTO filters (seq, id, zone_id, expression, description, paused, ref, created_on, modified_on)
           VALUES (?, ?, ?, ?, ?, ?, ?, '${T0}', '${T0}')`,
@@ -219,17 +229,8 @@ describe('SQLite store files', () => {
     const [z1, z2] = [zone(a.id), zone(a.id)];
     const f = filter(z2.id);
     try {
-      for (const each of [a, b])
-        db.prepare('INSERT INTO accounts (id, name, email, created_on) VALUES (?, ?, ?, ?)').run(
-          each.id,
-          each.name,
-          each.email,
-          each.createdOn,
-        );
-      const insertZone = db.prepare(
-        'INSERT INTO zones (id, name, plan, account_id, paused, created_on, modified_on) VALUES (?, ?, ?, ?, 0, ?, ?)',
-      );
-      for (const each of [z1, z2]) insertZone.run(each.id, each.name, each.plan, a.id, T0, T0);
+      for (const each of [a, b]) insertAccount(db, each);
+      insertZones(db, a.id, [z1, z2]);
       db.prepare(
         `INSERT INTO filters (id, zone_id, expression, description, paused, created_on, modified_on)
           VALUES (?, ?, ?, '', 0, '${T0}', '${T0}')`,
@@ -250,6 +251,45 @@ describe('SQLite store files', () => {
       // The cascade holds on the rebuilt table.
       await run((tx) => tx.zones.delete(z2.id));
       expect(await run((tx) => tx.filters.count(z2.id))).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("at version 5 keep their zones' rulesets; account rulesets then have tables of their own", async () => {
+    const db = new Database(path);
+    expect(migrate(db, 5)).toEqual([1, 2, 3, 4, 5]);
+    const a = account();
+    const z = zone(a.id, { plan: 'enterprise' });
+    const rules = [{ id: 'r'.repeat(32), version: 1, action: 'block', expression: 'true' }];
+    try {
+      insertAccount(db, a);
+      insertZones(db, a.id, [z]);
+      db.prepare(
+        "INSERT INTO rulesets (id, zone_id, kind, phase, name, version) VALUES (?, ?, 'zone', 'http_request_firewall_custom', 'default', 1)",
+      ).run('e'.repeat(32), z.id);
+      db.prepare(
+        "INSERT INTO ruleset_versions (ruleset_id, version, description, rules, last_updated) VALUES (?, 1, '', ?, ?)",
+      ).run('e'.repeat(32), JSON.stringify(rules), T0);
+    } finally {
+      db.close();
+    }
+    const store = openSqliteStore(path);
+    try {
+      const run = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> => store.transaction(work);
+      const kept = await run((tx) => tx.rulesets.entryPoint(z.id, 'http_request_firewall_custom'));
+      expect(kept).toMatchObject({ id: 'e'.repeat(32), ownerId: z.id, kind: 'zone', version: 1, rules });
+      const root = { ...(kept as RulesetRecord), id: 'f'.repeat(32), ownerId: a.id, kind: 'root' as const };
+      await run((tx) => tx.accountRulesets.insert(root));
+      expect(await run((tx) => tx.accountRulesets.entryPoint(a.id, 'http_request_firewall_custom'))).toEqual(
+        root,
+      );
+      expect(await run((tx) => tx.accountRulesets.list(z.id))).toEqual([]);
+      // One root entry point per phase and account, whatever the service does.
+      await expect(run((tx) => tx.accountRulesets.insert({ ...root, id: 'c'.repeat(32) }))).rejects.toThrow(
+        /UNIQUE/,
+      );
+      expect(await run((tx) => tx.rulesets.list(z.id))).toHaveLength(1);
     } finally {
       await store.close();
     }

@@ -252,7 +252,9 @@ function write(path: string, text: string, io: CliIo): boolean {
 async function runZoneExport(request: ExportRequest, io: CliIo): Promise<number> {
   let file: ZoneFile;
   try {
-    file = (await readZoneFile(request)).file;
+    const read = await readZoneFile(request);
+    file = read.file;
+    for (const line of read.warnings) io.stderr(commandMessage('export', `warning: ${line}`));
   } catch (error) {
     return reportFailure(error, request, io);
   }
@@ -267,7 +269,9 @@ async function runZoneExport(request: ExportRequest, io: CliIo): Promise<number>
   return write(output, text, io) ? 0 : 1;
 }
 
-async function readZoneFile(request: ExportRequest): Promise<{ zoneId: string; file: ZoneFile }> {
+async function readZoneFile(
+  request: ExportRequest,
+): Promise<{ zoneId: string; file: ZoneFile; warnings: string[] }> {
   const { source, zone } = request;
   if (source.kind === 'api') {
     const { readZoneFileFromApi } = await import('../export/zone-api.js');

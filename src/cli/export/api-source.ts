@@ -38,7 +38,7 @@ const ENTRY_POINT_NOT_FOUND = 10003;
 
 export async function readEntryPointsFromApi(source: ApiSource): Promise<ZoneEntryPoints> {
   const { id: zoneId } = await resolveZone(source);
-  const rulesets = await entryPointsFromApi(source, zoneId, source.phases);
+  const rulesets = await entryPointsFromApi(source, `/zones/${zoneId}`, source.phases);
   if (rulesets.length === 0) throw nothingToExport(zoneId, source.phases);
   const customRulesets = customRulesetsIn(await zoneRulesets(source, zoneId), source.phases);
   return { zoneId, rulesets, customRulesets };
@@ -58,21 +58,27 @@ async function zoneRulesets(source: ApiConnection, zoneId: string): Promise<Rule
   }
 }
 
-/** The zone's entry points of these phases (those it has). */
+/** The entry points of these phases (those there are) of the zone or account at `owner` (`/zones/<id>`). */
 export async function entryPointsFromApi(
   source: ApiConnection,
-  zoneId: string,
+  owner: string,
   phases: readonly string[],
 ): Promise<RulesetJson[]> {
   const rulesets: RulesetJson[] = [];
   for (const phase of phases) {
-    const path = `/zones/${zoneId}/rulesets/phases/${phase}/entrypoint`;
+    const path = `${owner}/rulesets/phases/${phase}/entrypoint`;
     const answer = await call(source, path);
     if (answer.envelope.success) rulesets.push(answer.envelope.result as RulesetJson);
     else if (answer.status !== 404 || !hasCode(answer, ENTRY_POINT_NOT_FOUND))
       throw failure(source, path, answer);
   }
   return rulesets;
+}
+
+/** Whether the credential may read `path`: false when the API refuses it (401, 403), else true. */
+export async function mayRead(source: ApiConnection, path: string): Promise<boolean> {
+  const answer = await call(source, path);
+  return answer.status !== 401 && answer.status !== 403;
 }
 
 /** The result of a GET that must succeed. */
@@ -98,6 +104,8 @@ export async function getAllPages<T>(source: ApiConnection, path: string): Promi
 /** The zone as `GET /zones/{id}` shows it (what an export needs of it). */
 export interface ZoneSummary {
   id: string;
+  name?: string;
+  account?: { id?: string };
   plan?: { id?: string; legacy_id?: string };
 }
 

@@ -38,8 +38,12 @@ export function readEntryPointsFromDb(source: DbSource): Promise<ZoneEntryPoints
 /** `cfrules export zone --db`: the zone file the service would simulate with (src/service/zone-file.ts). */
 export function readZoneFileFromDb(
   source: Omit<DbSource, 'phases'>,
-): Promise<{ zoneId: string; file: ZoneFile }> {
-  return inZone(source, async (tx, zone) => ({ zoneId: zone.id, file: await zoneFileFromStore(tx, zone) }));
+): Promise<{ zoneId: string; file: ZoneFile; warnings: string[] }> {
+  return inZone(source, async (tx, zone) => ({
+    zoneId: zone.id,
+    file: await zoneFileFromStore(tx, zone),
+    warnings: [],
+  }));
 }
 
 /** Opens the database, finds the zone (by id or name) and reads it in one transaction. */

@@ -24,6 +24,17 @@ export interface ParameterContext {
   phase: RulesetPhase;
   /** `false`: expressions in parameters are left to the caller (see ShapeContext). */
   checkExpression?: boolean;
+  /**
+   * The owner's rulesets an execute rule may name besides the catalogue's, by id: an account's custom
+   * rulesets, for the rules of its root entry points. Undefined: the catalogue's only (a zone).
+   */
+  executable?: ReadonlyMap<string, ExecutableRuleset>;
+}
+
+/** A custom ruleset an execute rule may deploy. */
+export interface ExecutableRuleset {
+  name: string;
+  phase: string;
 }
 
 /** Actions a managed rule may be given by an override (Cloudflare's list for the OWASP ruleset). */
@@ -112,12 +123,24 @@ function readBlock(parameters: BodyObject): Json | undefined {
 function readExecute(parameters: BodyObject, context: ParameterContext): Json {
   onlyMembers(raw(parameters), parameters.place, ['id', 'version', 'overrides', 'matched_data']);
   const id = parameters.requiredString('id', Number.POSITIVE_INFINITY);
+  const custom = context.executable?.get(id);
+  if (custom !== undefined) return readExecuteCustom(parameters, id, custom, context);
   const ruleset = findManagedRuleset(id);
+  const catalogue = `managed rulesets: ${managedRulesets.map((r) => `${r.id} (${r.name})`).join(', ')}`;
   if (ruleset === undefined) {
     throw notValid(
       parameters.placeOf('id'),
       id,
-      `it is not a managed ruleset cfrules knows: use one of ${managedRulesets.map((r) => `${r.id} (${r.name})`).join(', ')}`,
+      context.executable === undefined
+        ? `it is not a managed ruleset cfrules knows: use one of ${catalogue}`
+        : `it is not a custom ruleset of this account${context.phase === 'http_request_firewall_managed' ? ` nor one of the ${catalogue}` : ''}`,
+    );
+  }
+  if (ruleset.phase !== context.phase) {
+    throw notValid(
+      parameters.placeOf('id'),
+      id,
+      `the ${ruleset.name} runs in the ${ruleset.phase} phase, not in ${context.phase}`,
     );
   }
   if (!planAtLeast(context.plan, EXECUTE_PLAN)) {
@@ -148,6 +171,32 @@ function readExecute(parameters: BodyObject, context: ParameterContext): Json {
     ...(publicKey === undefined ? {} : { matched_data: { public_key: publicKey } }),
     ...(overrides === undefined ? {} : { overrides: readOverrides(overrides, ruleset) }),
   };
+}
+
+/** `{id, version?}` naming a custom ruleset of the same phase, which runs at its latest version. */
+function readExecuteCustom(
+  parameters: BodyObject,
+  id: string,
+  ruleset: ExecutableRuleset,
+  context: ParameterContext,
+): Json {
+  onlyMembers(raw(parameters), parameters.place, ['id', 'version']);
+  if (ruleset.phase !== context.phase) {
+    throw notValid(
+      parameters.placeOf('id'),
+      id,
+      `custom ruleset ${id} belongs to the ${ruleset.phase} phase: execute it from that phase's entry point`,
+    );
+  }
+  const version = parameters.get('version');
+  if (version !== undefined && version !== 'latest') {
+    throw notValid(
+      parameters.placeOf('version'),
+      version,
+      'cfrules runs custom rulesets at their latest version: use "latest" or leave version out',
+    );
+  }
+  return { id, ...(version === undefined ? {} : { version }) };
 }
 
 /** The settings an override may change, in the order they are stored. */

@@ -1,5 +1,5 @@
 import { type Plan, planNames } from '../../scheme/profile.js';
-import type { RulesetRuleRecord, ZoneRecord } from '../../store/store.js';
+import type { RulesetRuleRecord } from '../../store/store.js';
 import { at, CODES, ServiceError } from '../errors.js';
 import { isId, newId } from '../ids.js';
 import { childPlace, invalid, type Place } from '../input.js';
@@ -93,7 +93,8 @@ export function namedRule(
 }
 
 export interface DraftChecks {
-  zone: ZoneRecord;
+  /** The plan of the zone (Enterprise for an account's rulesets). */
+  plan: Plan;
   phase: RulesetPhase;
   /** Pro and Business zones may deploy enabled managed-phase rules (migration under way or done). */
   allowEnabledManaged: boolean;
@@ -104,15 +105,15 @@ export interface DraftChecks {
 }
 
 export function checkDraft(draft: Draft, checks: DraftChecks): void {
-  const { zone, phase } = checks;
-  const quota = PHASE_RULE_QUOTA[phase][zone.plan];
+  const { plan, phase } = checks;
+  const quota = PHASE_RULE_QUOTA[phase][plan];
   // Only a change that adds rules is held to the quota: a zone moved to a smaller plan keeps its rules editable.
   if (draft.rules.length > quota && draft.rules.length > checks.previousCount) {
     throw new ServiceError(
       'bad-request',
       at(
         CODES.rulesetRuleQuotaExceeded,
-        `rule quota exceeded: the ${planNames[zone.plan]} plan allows ${quota} rules in a ruleset of the ${phase} phase, and this change would make ${draft.rules.length}`,
+        `rule quota exceeded: the ${planNames[plan]} plan allows ${quota} rules in a ruleset of the ${phase} phase, and this change would make ${draft.rules.length}`,
         checks.rulesPlace.pointer === '' ? undefined : checks.rulesPlace.pointer,
       ),
     );
@@ -130,12 +131,12 @@ export function checkDraft(draft: Draft, checks: DraftChecks): void {
     }
     refs.set(rule.ref, rule.id);
   }
-  if (phase === 'http_request_firewall_managed' && needsMigration(zone.plan) && !checks.allowEnabledManaged) {
+  if (phase === 'http_request_firewall_managed' && needsMigration(plan) && !checks.allowEnabledManaged) {
     const enabled = draft.touched.find(({ rule }) => rule.enabled);
     if (enabled !== undefined) {
       throw invalid(
         childPlace(enabled.place, 'enabled'),
-        `the ${planNames[zone.plan]} plan may only deploy disabled rules in the http_request_firewall_managed phase ` +
+        `the ${planNames[plan]} plan may only deploy disabled rules in the http_request_firewall_managed phase ` +
           'until the zone has migrated from the previous WAF: set enabled to false, or put the entry point with ' +
           '?waf_migration=pending&phase_two=1 to migrate',
         CODES.managedRulesNeedMigration,

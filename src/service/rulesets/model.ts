@@ -3,8 +3,9 @@ import type { Plan } from '../../scheme/profile.js';
 import type { RulesetHeader, RulesetRecord, RulesetRuleRecord } from '../../store/store.js';
 
 /**
- * The Rulesets API's vocabulary as cfrules serves it (zone scope): the phases it keeps entry points for,
- * the actions each phase allows, limits, and the JSON of rulesets and rules.
+ * The Rulesets API's vocabulary as cfrules serves it (to zones and accounts; owner.ts has what differs):
+ * the phases it keeps entry points for, the actions each phase allows, limits, and the JSON of rulesets and
+ * rules.
  */
 
 export {
@@ -47,8 +48,6 @@ export const PHASE_RULE_QUOTA: Readonly<Record<RulesetPhase, Readonly<Record<Pla
 
 export const RULESET_LIMITS = { name: 255, description: 500, ruleDescription: 500, ref: 100 } as const;
 
-/** The kinds a client may create in a zone: `custom` rulesets and `zone` entry points. */
-export const CREATABLE_KINDS = ['custom', 'zone'] as const;
 export const RULESET_KINDS = ['managed', 'custom', 'root', 'zone'] as const;
 
 export interface RuleJson {

@@ -4,7 +4,7 @@ import type { RulesetRuleRecord } from '../../store/store.js';
 import { apiFrame } from '../code-frame.js';
 import { CODES } from '../errors.js';
 import { BodyObject, invalid, type Place } from '../input.js';
-import { readActionParameters } from './action-parameters.js';
+import { type ExecutableRuleset, readActionParameters } from './action-parameters.js';
 import { arrayMember, notValid, onlyMembers } from './input.js';
 import { PHASE_ACTIONS, RULE_ACTIONS, RULESET_LIMITS, type RuleAction, type RulesetPhase } from './model.js';
 
@@ -22,6 +22,10 @@ export interface RuleContext {
    * findings, with their positions); it must still be a non-empty string.
    */
   checkExpression?: boolean;
+  /** The actions the ruleset may hold when not its phase's (an account's root entry point: execute). */
+  actions?: readonly RuleAction[];
+  /** What an execute rule may name besides the catalogue's rulesets (ParameterContext). */
+  executable?: ReadonlyMap<string, ExecutableRuleset>;
 }
 
 /** What a client sets on a rule: everything but its id, version and time. `ref` undefined = not given. */
@@ -63,7 +67,7 @@ export function readRule(
   const ref = rule.string('ref', RULESET_LIMITS.ref) || undefined;
   const actionParameters = readActionParameters(rule, action, context);
   const logging = readLogging(rule, action);
-  const ratelimit = readRatelimit(rule, context);
+  const ratelimit = readRatelimit(rule, context, action);
   return {
     action,
     expression,
@@ -76,14 +80,16 @@ export function readRule(
   };
 }
 
-function readAction(rule: BodyObject, { phase, plan }: RuleContext): RuleAction {
-  const allowed = PHASE_ACTIONS[phase];
+function readAction(rule: BodyObject, { phase, plan, actions }: RuleContext): RuleAction {
+  const allowed = actions ?? PHASE_ACTIONS[phase];
   const action = rule.oneOf('action', RULE_ACTIONS);
   if (!allowed.includes(action)) {
     throw notValid(
       rule.placeOf('action'),
       action,
-      `the ${phase} phase allows only ${allowed.join(', ')}`,
+      actions === undefined
+        ? `the ${phase} phase allows only ${allowed.join(', ')}`
+        : `the root entry point of the ${phase} phase allows only ${allowed.join(', ')}: put other rules in a custom ruleset, and execute it from here`,
       undefined,
       'action-not-in-phase',
     );
@@ -144,11 +150,20 @@ const BASIC_CHARACTERISTICS = ['cf.colo.id', 'ip.src'];
 const ENTERPRISE_CHARACTERISTIC =
   /^(?:ip\.src(?:\.asnum)?|ip\.geoip\.country|cf\.colo\.id|cf\.unique_visitor_id|http\.host|http\.request\.uri\.path|cf\.bot_management\.ja3_hash|cf\.bot_management\.ja4|http\.request\.(?:headers|cookies|uri\.args)\["[^"]+"\]|http\.request\.body\.json\["[^"]+"\])$/;
 
-function readRatelimit(rule: BodyObject, { plan, phase }: RuleContext): Record<string, unknown> | undefined {
+function readRatelimit(
+  rule: BodyObject,
+  { plan, phase }: RuleContext,
+  action: RuleAction,
+): Record<string, unknown> | undefined {
   const limit: BodyObject | undefined = rule.object('ratelimit', 'ratelimit');
-  if (phase !== 'http_ratelimit') {
+  if (phase !== 'http_ratelimit' || action === 'execute') {
     if (limit !== undefined)
-      rule.fail('ratelimit', `ratelimit is only for rules of the http_ratelimit phase`);
+      rule.fail(
+        'ratelimit',
+        action === 'execute'
+          ? 'ratelimit goes on the rules of the executed ruleset, not on the execute rule'
+          : `ratelimit is only for rules of the http_ratelimit phase`,
+      );
     return undefined;
   }
   if (limit === undefined) {

@@ -4,7 +4,6 @@ import type {
   RulesetRuleRecord,
   Store,
   StoreTransaction,
-  ZoneRecord,
 } from '../../store/store.js';
 import { at, CODES, ServiceError } from '../errors.js';
 import { isId, newId } from '../ids.js';
@@ -16,11 +15,11 @@ import {
   type WafMigrationHook,
   type WafMigrationRequest,
 } from '../waf-migration-hook.js';
+import type { ExecutableRuleset } from './action-parameters.js';
 import { checkDraft, type Draft, namedRule, ruleFrom, type Touched } from './compose.js';
 import { arrayMember, notValid, onlyMembers } from './input.js';
 import { managedRulesetHeaders, managedRulesetJson } from './managed.js';
 import {
-  CREATABLE_KINDS,
   headerJson,
   isRulesetPhase,
   RULESET_KINDS,
@@ -31,13 +30,26 @@ import {
   rulesetJson,
   timestamp,
 } from './model.js';
+import {
+  entryKind,
+  ownerOf,
+  type RulesetOwner,
+  type RulesetTarget,
+  refusedCustomPhase,
+  refusedKind,
+  requireEntitled,
+  rulesetActions,
+  rulesetTableOf,
+} from './owner.js';
 import { placeRule, readPosition } from './position.js';
-import { readRule } from './read-rule.js';
+import { type RuleContext, readRule } from './read-rule.js';
 
 /**
- * The Rulesets API of a zone (`/zones/{zone_id}/rulesets…`): custom rulesets and phase entry points,
- * stored with every version; the catalogue's managed rulesets, read-only; rules added, edited, moved and
- * deleted one at a time. Every write is one transaction: a refused request stores nothing.
+ * The Rulesets API of a zone (`/zones/{zone_id}/rulesets…`) and of an account
+ * (`/accounts/{account_id}/rulesets…`): custom rulesets and phase entry points, stored with every version;
+ * the catalogue's managed rulesets, read-only; rules added, edited, moved and deleted one at a time. Every
+ * method takes the zone or the account of the path (owner.ts says what differs). Every write is one
+ * transaction: a refused request stores nothing.
  */
 
 export interface RulesetList {
@@ -65,18 +77,19 @@ export class RulesetService {
     private readonly store: Store,
     private readonly migrationHook: () => WafMigrationHook | undefined = () => undefined,
   ) {
-    this.reads = new StoreCache(store, ['rulesets']);
+    this.reads = new StoreCache(store, ['rulesets', 'accountRulesets']);
   }
 
-  /** Managed rulesets first, then the zone's in creation order; `cursor` is the id of the last one seen. */
-  async list(zone: ZoneRecord, query: QueryParams): Promise<RulesetList> {
+  /** Managed rulesets first, then the owner's in creation order; `cursor` is the id of the last one seen. */
+  async list(target: RulesetTarget, query: QueryParams): Promise<RulesetList> {
+    const owner = ownerOf(target);
     const perPage = readPerPage(query);
     const cursor = queryString(query, 'cursor');
     const all = (
-      await this.reads.get(`list/${zone.id}`, async () => ({
+      await this.reads.get(`list/${owner.scope}/${owner.id}`, async () => ({
         value: [
           ...managedRulesetHeaders(),
-          ...(await this.store.transaction((tx) => tx.rulesets.list(zone.id))).map(headerJson),
+          ...(await this.store.transaction((tx) => rulesetTableOf(tx, owner).list(owner.id))).map(headerJson),
         ],
       }))
     ).value as RulesetJson[];
@@ -86,7 +99,7 @@ export class RulesetService {
       if (index === -1) {
         throw new ServiceError(
           'bad-request',
-          at(CODES.invalidQuery, `cursor ${shown(cursor)} is not the id of a ruleset of this zone`),
+          at(CODES.invalidQuery, `cursor ${shown(cursor)} is not the id of a ruleset of this ${owner.scope}`),
         );
       }
       start = index + 1;
@@ -96,12 +109,13 @@ export class RulesetService {
     return { result, resultInfo: more ? { cursor: result[result.length - 1]?.id as string } : {} };
   }
 
-  async get(zone: ZoneRecord, id: string): Promise<RulesetJson> {
+  async get(target: RulesetTarget, id: string): Promise<RulesetJson> {
+    const owner = ownerOf(target);
     const managed = managedRulesetJson(id);
     if (managed !== undefined) return managed;
-    const found = await this.reads.get(`ruleset/${zone.id}/${id}`, async () => {
+    const found = await this.reads.get(`ruleset/${owner.scope}/${owner.id}/${id}`, async () => {
       const ruleset = isId(id)
-        ? await this.store.transaction((tx) => tx.rulesets.get(zone.id, id))
+        ? await this.store.transaction((tx) => rulesetTableOf(tx, owner).get(owner.id, id))
         : undefined;
       return ruleset === undefined ? undefined : { value: rulesetJson(ruleset) };
     });
@@ -110,103 +124,119 @@ export class RulesetService {
   }
 
   /** `{name, kind, phase, description?, rules?}`: a custom ruleset or a phase's entry point. */
-  async create(zone: ZoneRecord, body: unknown, options: WriteOptions = {}): Promise<RulesetJson | null> {
+  async create(
+    target: RulesetTarget,
+    body: unknown,
+    options: WriteOptions = {},
+  ): Promise<RulesetJson | null> {
+    const owner = ownerOf(target);
     return this.write(options, async (tx) => {
+      await requireEntitled(tx, owner);
       const object = BodyObject.read(body, rootPlace(CODE), 'the request body');
       onlyMembers(body, object.place, ['name', 'kind', 'phase', 'description', 'rules'], READ_ONLY);
       const name = object.requiredString('name', RULESET_LIMITS.name);
       const kind = object.oneOf('kind', RULESET_KINDS);
-      if (!(CREATABLE_KINDS as readonly string[]).includes(kind)) {
-        throw notValid(
-          object.placeOf('kind'),
-          kind,
-          kind === 'managed'
-            ? 'managed rulesets come from Cloudflare: execute them from the http_request_firewall_managed entry point'
-            : 'a zone has custom rulesets and entry points (kind zone) only',
-        );
-      }
+      const refused = refusedKind(owner, kind);
+      if (refused !== undefined) throw notValid(object.placeOf('kind'), kind, refused);
       const phase = readPhase(object);
-      if (kind === 'custom' && phase !== 'http_request_firewall_custom') {
-        throw notValid(
-          object.placeOf('phase'),
-          phase,
-          'custom rulesets belong to the http_request_firewall_custom phase',
-        );
-      }
-      if (kind === 'zone' && (await tx.rulesets.entryPoint(zone.id, phase)) !== undefined) {
+      const wrongPhase = kind === 'custom' ? refusedCustomPhase(owner, phase) : undefined;
+      if (wrongPhase !== undefined) throw notValid(object.placeOf('phase'), phase, wrongPhase);
+      if (kind !== 'custom' && (await rulesetTableOf(tx, owner).entryPoint(owner.id, phase)) !== undefined) {
         throw notValid(
           object.placeOf('kind'),
           kind,
-          `exceeded maximum number of zone rulesets for phase ${phase}`,
+          `exceeded maximum number of ${kind} rulesets for phase ${phase}`,
         );
       }
       const header: RulesetHeader = {
         id: newId(),
-        zoneId: zone.id,
-        kind: kind as 'custom' | 'zone',
+        ownerId: owner.id,
+        kind: kind as 'custom' | 'zone' | 'root',
         phase,
         name,
         description: object.string('description', RULESET_LIMITS.description) ?? '',
         version: 0,
         lastUpdated: '',
       };
-      return await this.save(tx, zone, header, this.rulesFromList(object, [], zone, phase), 0);
+      const draft = this.rulesFromList(object, [], await this.ruleContext(tx, owner, header));
+      return await this.save(tx, owner, header, draft, 0);
     });
   }
 
   /** `{description?, rules?}`: the next version; what is left out stays as it was. Name and kind never change. */
   async update(
-    zone: ZoneRecord,
+    target: RulesetTarget,
     id: string,
     body: unknown,
     options: WriteOptions = {},
   ): Promise<RulesetJson | null> {
+    const owner = ownerOf(target);
     return this.write(options, async (tx) => {
-      const current = await this.writable(tx, zone, id);
-      return await this.replace(tx, zone, current, body, await this.allowsEnabled(tx, zone));
+      const current = await this.writable(tx, owner, id);
+      await requireEntitled(tx, owner);
+      return await this.replace(tx, owner, current, body, await this.allowsEnabled(tx, owner));
     });
   }
 
-  /** Deletes the ruleset with all its versions. */
-  async delete(zone: ZoneRecord, id: string, options: WriteOptions = {}): Promise<void> {
+  /** Deletes the ruleset with all its versions; not while an entry point executes it. */
+  async delete(target: RulesetTarget, id: string, options: WriteOptions = {}): Promise<void> {
+    const owner = ownerOf(target);
     await this.write(options, async (tx) => {
-      const current = await this.writable(tx, zone, id);
-      await tx.rulesets.delete(zone.id, current.id);
+      const table = rulesetTableOf(tx, owner);
+      const current = await this.writable(tx, owner, id);
+      const entry = current.kind === 'custom' ? await table.entryPoint(owner.id, current.phase) : undefined;
+      const executor = entry?.rules.find(
+        (rule) => rule.action === 'execute' && rule.actionParameters?.id === current.id,
+      );
+      if (entry !== undefined && executor !== undefined) {
+        throw new ServiceError(
+          'bad-request',
+          at(
+            CODES.rulesetInUse,
+            `ruleset ${current.id} is executed by rule ${executor.id} of the ${entry.phase} entry point: delete or change that rule first`,
+          ),
+        );
+      }
+      await table.delete(owner.id, current.id);
       return null;
     });
   }
 
   /** A rule, last or at `position`; the whole ruleset at its next version. */
   async addRule(
-    zone: ZoneRecord,
+    target: RulesetTarget,
     rulesetId: string,
     body: unknown,
     options: WriteOptions = {},
   ): Promise<RulesetJson | null> {
+    const owner = ownerOf(target);
     return this.write(options, async (tx) => {
-      const current = await this.writable(tx, zone, rulesetId);
+      const current = await this.writable(tx, owner, rulesetId);
+      await requireEntitled(tx, owner);
       const place = rootPlace(CODE);
       const object = BodyObject.read(body, place, 'the request body');
-      const content = readRule(body, place, context(zone, current), ['position']);
+      const content = readRule(body, place, await this.ruleContext(tx, owner, current), ['position']);
       if (object.has('id')) object.fail('id', 'a new rule gets its id from the service: leave id out');
       const { rule } = ruleFrom(content, undefined, timestamp());
       const position = readPosition(object);
       const rules =
         position === undefined ? [...current.rules, rule] : placeRule(current.rules, rule, position, object);
-      return await this.save(tx, zone, current, { rules, touched: [{ rule, place }] }, current.rules.length);
+      return await this.save(tx, owner, current, { rules, touched: [{ rule, place }] }, current.rules.length);
     });
   }
 
   /** The members given replace the rule's (a new action drops the old one's parameters); `position` moves it. */
   async editRule(
-    zone: ZoneRecord,
+    target: RulesetTarget,
     rulesetId: string,
     ruleId: string,
     body: unknown,
     options: WriteOptions = {},
   ): Promise<RulesetJson | null> {
+    const owner = ownerOf(target);
     return this.write(options, async (tx) => {
-      const current = await this.writable(tx, zone, rulesetId);
+      const current = await this.writable(tx, owner, rulesetId);
+      await requireEntitled(tx, owner);
       const existing = findRule(current, ruleId);
       const place = rootPlace(CODE);
       const object = BodyObject.read(body, place, 'the request body');
@@ -214,7 +244,7 @@ export class RulesetService {
         object.fail('id', `id must be the rule id of the path (${existing.id}) or be left out`);
       }
       const merged = { ...editable(existing, object), ...object.rawValue() };
-      const content = readRule(merged, place, context(zone, current), ['position']);
+      const content = readRule(merged, place, await this.ruleContext(tx, owner, current), ['position']);
       const { rule, changed } = ruleFrom(content, existing, timestamp());
       const others = current.rules.filter((other) => other.id !== existing.id);
       const position = readPosition(object);
@@ -224,7 +254,7 @@ export class RulesetService {
           : placeRule(others, rule, position, object);
       return this.save(
         tx,
-        zone,
+        owner,
         current,
         { rules, touched: changed ? [{ rule, place }] : [] },
         current.rules.length,
@@ -233,29 +263,34 @@ export class RulesetService {
   }
 
   async deleteRule(
-    zone: ZoneRecord,
+    target: RulesetTarget,
     rulesetId: string,
     ruleId: string,
     options: WriteOptions = {},
   ): Promise<RulesetJson | null> {
+    const owner = ownerOf(target);
     return this.write(options, async (tx) => {
-      const current = await this.writable(tx, zone, rulesetId);
+      const current = await this.writable(tx, owner, rulesetId);
       const existing = findRule(current, ruleId);
       const rules = current.rules.filter((rule) => rule.id !== existing.id);
-      return await this.save(tx, zone, current, { rules, touched: [] }, current.rules.length);
+      return await this.save(tx, owner, current, { rules, touched: [] }, current.rules.length);
     });
   }
 
   /** Every version kept, oldest first, without rules. */
-  async versions(zone: ZoneRecord, id: string): Promise<RulesetJson[]> {
+  async versions(target: RulesetTarget, id: string): Promise<RulesetJson[]> {
+    const owner = ownerOf(target);
     const managed = managedRulesetJson(id);
     if (managed !== undefined) return [withoutRules(managed)];
-    const versions = isId(id) ? await this.store.transaction((tx) => tx.rulesets.versions(zone.id, id)) : [];
+    const versions = isId(id)
+      ? await this.store.transaction((tx) => rulesetTableOf(tx, owner).versions(owner.id, id))
+      : [];
     if (versions.length === 0) throw rulesetNotFound(id);
     return versions.map(headerJson);
   }
 
-  async version(zone: ZoneRecord, id: string, version: string): Promise<RulesetJson> {
+  async version(target: RulesetTarget, id: string, version: string): Promise<RulesetJson> {
+    const owner = ownerOf(target);
     const managed = managedRulesetJson(id);
     if (managed !== undefined) {
       if (version !== managed.version) throw versionNotFound(id, version);
@@ -263,8 +298,9 @@ export class RulesetService {
     }
     const number = versionNumber(version);
     const found = await this.store.transaction(async (tx) => {
-      if (!isId(id) || (await tx.rulesets.get(zone.id, id)) === undefined) throw rulesetNotFound(id);
-      return number === undefined ? undefined : await tx.rulesets.getVersion(zone.id, id, number);
+      const table = rulesetTableOf(tx, owner);
+      if (!isId(id) || (await table.get(owner.id, id)) === undefined) throw rulesetNotFound(id);
+      return number === undefined ? undefined : await table.getVersion(owner.id, id, number);
     });
     if (found === undefined) throw versionNotFound(id, version);
     return rulesetJson(found);
@@ -272,13 +308,14 @@ export class RulesetService {
 
   /** Deletes an earlier version; the latest is the ruleset itself and stays. */
   async deleteVersion(
-    zone: ZoneRecord,
+    target: RulesetTarget,
     id: string,
     version: string,
     options: WriteOptions = {},
   ): Promise<void> {
+    const owner = ownerOf(target);
     await this.write(options, async (tx) => {
-      const current = await this.writable(tx, zone, id);
+      const current = await this.writable(tx, owner, id);
       const number = versionNumber(version);
       if (number === current.version) {
         throw new ServiceError(
@@ -289,16 +326,19 @@ export class RulesetService {
           ),
         );
       }
-      if (number === undefined || !(await tx.rulesets.deleteVersion(zone.id, id, number)))
+      if (number === undefined || !(await rulesetTableOf(tx, owner).deleteVersion(owner.id, id, number)))
         throw versionNotFound(id, version);
       return null;
     });
   }
 
-  async getEntryPoint(zone: ZoneRecord, phase: string): Promise<RulesetJson> {
+  async getEntryPoint(target: RulesetTarget, phase: string): Promise<RulesetJson> {
+    const owner = ownerOf(target);
     const checked = pathPhase(phase);
-    const found = await this.reads.get(`entrypoint/${zone.id}/${checked}`, async () => {
-      const ruleset = await this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
+    const found = await this.reads.get(`entrypoint/${owner.scope}/${owner.id}/${checked}`, async () => {
+      const ruleset = await this.store.transaction((tx) =>
+        rulesetTableOf(tx, owner).entryPoint(owner.id, checked),
+      );
       return ruleset === undefined ? undefined : { value: rulesetJson(ruleset) };
     });
     if (found === undefined) throw entryPointNotFound(checked);
@@ -310,40 +350,55 @@ export class RulesetService {
    * `wafMigration` (from `?waf_migration=`), the write is handed to the migration hook (waf-migration-hook.ts).
    */
   async putEntryPoint(
-    zone: ZoneRecord,
+    target: RulesetTarget,
     phase: string,
     body: unknown,
     options: WriteOptions & { wafMigration?: WafMigrationRequest } = {},
   ): Promise<RulesetJson | null> {
+    const owner = ownerOf(target);
     const checked = pathPhase(phase);
     const { wafMigration } = options;
-    if (wafMigration !== undefined && checked !== 'http_request_firewall_managed') {
+    if (
+      wafMigration !== undefined &&
+      (owner.scope !== 'zone' || checked !== 'http_request_firewall_managed')
+    ) {
       throw new ServiceError(
         'bad-request',
-        at(CODES.invalidQuery, 'waf_migration only applies to the http_request_firewall_managed entry point'),
+        at(
+          CODES.invalidQuery,
+          "waf_migration only applies to a zone's http_request_firewall_managed entry point",
+        ),
       );
     }
     return this.write(options, async (tx) => {
-      const write = (allowEnabled: boolean) => this.writeEntryPoint(tx, zone, checked, body, allowEnabled);
-      if (wafMigration === undefined) return write(await this.allowsEnabled(tx, zone));
+      await requireEntitled(tx, owner);
+      const write = (allowEnabled: boolean) => this.writeEntryPoint(tx, owner, checked, body, allowEnabled);
+      if (wafMigration === undefined || owner.scope !== 'zone') {
+        return write(await this.allowsEnabled(tx, owner));
+      }
       const hook = this.migrationHook();
       if (hook === undefined) throw migrationUnavailable();
-      return hook.onEntryPointUpdate(zone, wafMigration, () => write(true), tx);
+      return hook.onEntryPointUpdate(owner.zone, wafMigration, () => write(true), tx);
     });
   }
 
-  async entryPointVersions(zone: ZoneRecord, phase: string): Promise<RulesetJson[]> {
-    const checked = pathPhase(phase);
-    const entry = await this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
-    if (entry === undefined) throw entryPointNotFound(checked);
-    return this.versions(zone, entry.id);
+  async entryPointVersions(target: RulesetTarget, phase: string): Promise<RulesetJson[]> {
+    return this.versions(target, await this.entryPointId(target, phase));
   }
 
-  async entryPointVersion(zone: ZoneRecord, phase: string, version: string): Promise<RulesetJson> {
+  async entryPointVersion(target: RulesetTarget, phase: string, version: string): Promise<RulesetJson> {
+    return this.version(target, await this.entryPointId(target, phase), version);
+  }
+
+  /** The id of the phase's entry point of the path; none yet: 404 (10003). */
+  private async entryPointId(target: RulesetTarget, phase: string): Promise<string> {
+    const owner = ownerOf(target);
     const checked = pathPhase(phase);
-    const entry = await this.store.transaction((tx) => tx.rulesets.entryPoint(zone.id, checked));
+    const entry = await this.store.transaction((tx) =>
+      rulesetTableOf(tx, owner).entryPoint(owner.id, checked),
+    );
     if (entry === undefined) throw entryPointNotFound(checked);
-    return this.version(zone, entry.id, version);
+    return entry.id;
   }
 
   // ——— shared steps ———
@@ -368,33 +423,35 @@ export class RulesetService {
 
   private async writeEntryPoint(
     tx: StoreTransaction,
-    zone: ZoneRecord,
+    owner: RulesetOwner,
     phase: RulesetPhase,
     body: unknown,
     allowEnabled: boolean,
   ): Promise<RulesetJson> {
-    const current = await tx.rulesets.entryPoint(zone.id, phase);
-    if (current !== undefined) return await this.replace(tx, zone, current, body, allowEnabled);
+    const current = await rulesetTableOf(tx, owner).entryPoint(owner.id, phase);
+    if (current !== undefined) return await this.replace(tx, owner, current, body, allowEnabled);
     const object = BodyObject.read(body, rootPlace(CODE), 'the request body');
-    checkFixed(object, { kind: 'zone', phase });
+    const kind = entryKind(owner);
+    checkFixed(object, { kind, phase });
     onlyMembers(body, object.place, ['name', 'kind', 'phase', 'description', 'rules'], READ_ONLY);
     const header: RulesetHeader = {
       id: newId(),
-      zoneId: zone.id,
-      kind: 'zone',
+      ownerId: owner.id,
+      kind,
       phase,
       name: object.string('name', RULESET_LIMITS.name) || 'default',
       description: object.string('description', RULESET_LIMITS.description) ?? '',
       version: 0,
       lastUpdated: '',
     };
-    return await this.save(tx, zone, header, this.rulesFromList(object, [], zone, phase), 0, allowEnabled);
+    const draft = this.rulesFromList(object, [], await this.ruleContext(tx, owner, header));
+    return await this.save(tx, owner, header, draft, 0, allowEnabled);
   }
 
   /** PUT of a stored ruleset (by id or as its phase's entry point). */
   private async replace(
     tx: StoreTransaction,
-    zone: ZoneRecord,
+    owner: RulesetOwner,
     current: RulesetRecord,
     body: unknown,
     allowEnabled: boolean,
@@ -402,22 +459,20 @@ export class RulesetService {
     const object = BodyObject.read(body, rootPlace(CODE), 'the request body');
     onlyMembers(body, object.place, ['name', 'kind', 'phase', 'description', 'rules'], READ_ONLY);
     checkFixed(object, current);
-    const phase = current.phase as RulesetPhase;
     const description = object.present('description')
       ? (object.string('description', RULESET_LIMITS.description) ?? '')
       : current.description;
     const draft = object.has('rules')
-      ? this.rulesFromList(object, current.rules, zone, phase)
+      ? this.rulesFromList(object, current.rules, await this.ruleContext(tx, owner, current))
       : { rules: current.rules, touched: [] };
-    return await this.save(tx, zone, { ...current, description }, draft, current.rules.length, allowEnabled);
+    return await this.save(tx, owner, { ...current, description }, draft, current.rules.length, allowEnabled);
   }
 
   /** The body's `rules` as the next version's: elements with an `id` change that stored rule. */
   private rulesFromList(
     object: BodyObject,
     current: readonly RulesetRuleRecord[],
-    zone: ZoneRecord,
-    phase: RulesetPhase,
+    context: RuleContext,
   ): Draft {
     const items = arrayMember(object, 'rules', 'rules') ?? [];
     const time = timestamp();
@@ -426,7 +481,7 @@ export class RulesetService {
     const rules = items.map(({ value, place }) => {
       const id = BodyObject.read(value, place, 'a rule').get('id');
       const stored = namedRule(id, place, current, seen);
-      const { rule, changed } = ruleFrom(readRule(value, place, { plan: zone.plan, phase }), stored, time);
+      const { rule, changed } = ruleFrom(readRule(value, place, context), stored, time);
       if (changed) touched.push({ rule, place });
       return rule;
     });
@@ -436,16 +491,16 @@ export class RulesetService {
   /** Checks the whole next version and stores it; its JSON. */
   private async save(
     tx: StoreTransaction,
-    zone: ZoneRecord,
+    owner: RulesetOwner,
     header: RulesetHeader,
     draft: Draft,
     previousCount: number,
     allowEnabled?: boolean,
   ): Promise<RulesetJson> {
     checkDraft(draft, {
-      zone,
+      plan: owner.plan,
       phase: header.phase as RulesetPhase,
-      allowEnabledManaged: allowEnabled ?? (await this.allowsEnabled(tx, zone)),
+      allowEnabledManaged: allowEnabled ?? (await this.allowsEnabled(tx, owner)),
       previousCount,
       rulesPlace: childPlace(rootPlace(CODE), 'rules'),
     });
@@ -455,18 +510,38 @@ export class RulesetService {
       lastUpdated: timestamp(),
       rules: draft.rules,
     };
-    if (header.version === 0) await tx.rulesets.insert(next);
-    else await tx.rulesets.addVersion(next);
+    const table = rulesetTableOf(tx, owner);
+    if (header.version === 0) await table.insert(next);
+    else await table.addVersion(next);
     return rulesetJson(next);
   }
 
-  /** Whether the zone's managed entry point may hold enabled rules on any plan (the migration says so). */
-  private async allowsEnabled(tx: StoreTransaction, zone: ZoneRecord): Promise<boolean> {
-    return (await this.migrationHook()?.isMigrated?.(zone, tx)) ?? false;
+  /**
+   * How the rules of `ruleset` are read: for the owner's plan and the ruleset's phase; an account's root
+   * entry point deploys the account's custom rulesets with execute, so its rules may name them.
+   */
+  private async ruleContext(
+    tx: StoreTransaction,
+    owner: RulesetOwner,
+    ruleset: RulesetHeader,
+  ): Promise<RuleContext> {
+    const phase = ruleset.phase as RulesetPhase;
+    if (ruleset.kind !== 'root') return { plan: owner.plan, phase };
+    const executable = new Map<string, ExecutableRuleset>();
+    for (const header of await rulesetTableOf(tx, owner).list(owner.id)) {
+      if (header.kind === 'custom') executable.set(header.id, { name: header.name, phase: header.phase });
+    }
+    return { plan: owner.plan, phase, actions: rulesetActions(ruleset.kind, phase), executable };
   }
 
-  /** A stored ruleset of the zone that may be written: managed ones are refused, unknown ones are 404. */
-  private async writable(tx: StoreTransaction, zone: ZoneRecord, id: string): Promise<RulesetRecord> {
+  /** Whether the zone's managed entry point may hold enabled rules on any plan (the migration says so). */
+  private async allowsEnabled(tx: StoreTransaction, owner: RulesetOwner): Promise<boolean> {
+    if (owner.scope !== 'zone') return false;
+    return (await this.migrationHook()?.isMigrated?.(owner.zone, tx)) ?? false;
+  }
+
+  /** A stored ruleset of the owner that may be written: managed ones are refused, unknown ones are 404. */
+  private async writable(tx: StoreTransaction, owner: RulesetOwner, id: string): Promise<RulesetRecord> {
     if (managedRulesetJson(id) !== undefined) {
       throw new ServiceError(
         'forbidden',
@@ -476,7 +551,7 @@ export class RulesetService {
         ),
       );
     }
-    const ruleset = isId(id) ? await tx.rulesets.get(zone.id, id) : undefined;
+    const ruleset = isId(id) ? await rulesetTableOf(tx, owner).get(owner.id, id) : undefined;
     if (ruleset === undefined) throw rulesetNotFound(id);
     return ruleset;
   }
@@ -484,11 +559,6 @@ export class RulesetService {
 
 /** Thrown inside a dry run's transaction to roll it back. */
 const DRY_RUN = Symbol('dry run');
-
-const context = (zone: ZoneRecord, ruleset: RulesetHeader) => ({
-  plan: zone.plan,
-  phase: ruleset.phase as RulesetPhase,
-});
 
 function findRule(ruleset: RulesetRecord, id: string): RulesetRuleRecord {
   const rule = ruleset.rules.find((candidate) => candidate.id === id);

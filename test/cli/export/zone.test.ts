@@ -128,6 +128,22 @@ beforeAll(async () => {
       status: 'active',
     });
   }
+  // The account's: a custom ruleset its root entry point deploys on example.com only.
+  const accountCustom = (await call('POST', `/accounts/${ACCOUNT}/rulesets`, {
+    name: 'account admin',
+    kind: 'custom',
+    phase: 'http_request_firewall_custom',
+    rules: [{ action: 'managed_challenge', expression: 'http.request.uri.path eq "/login"' }],
+  })) as { id: string };
+  await call('PUT', `/accounts/${ACCOUNT}/rulesets/phases/http_request_firewall_custom/entrypoint`, {
+    rules: [
+      {
+        action: 'execute',
+        expression: 'cf.zone.name eq "example.com"',
+        action_parameters: { id: accountCustom.id },
+      },
+    ],
+  });
   await call('PUT', `/zones/${FREE}/rulesets/phases/http_request_firewall_custom/entrypoint`, {
     rules: [{ action: 'block', expression: 'http.host eq "free.example"' }],
   });
@@ -197,6 +213,12 @@ describe('cfrules export zone', () => {
       ['zone', 'http_request_firewall_managed'],
     ]);
     expect(file.rulesets?.[0]?.rules[0]).toMatchObject({ action: 'challenge', ref: 'tor', enabled: true });
+    // The account's root entry point, then the custom ruleset it executes; the zone's name scopes them.
+    expect(file.name).toBe('example.com');
+    expect(file.account_rulesets?.map((ruleset) => [ruleset.kind, ruleset.phase, ruleset.name])).toEqual([
+      ['root', 'http_request_firewall_custom', 'default'],
+      ['custom', 'http_request_firewall_custom', 'account admin'],
+    ]);
     expect(file.previous_waf).toEqual({
       enabled: true,
       packages: [{ id: OWASP_PACKAGE_ID, sensitivity: 'low', action_mode: 'block' }],
@@ -241,7 +263,13 @@ describe('cfrules export zone', () => {
       const free = JSON.parse((await read(FREE)).stdout) as ZoneFile;
       expect(free).toEqual({
         plan: 'free',
+        name: 'free.example',
         rulesets: [expect.objectContaining({ phase: 'http_request_firewall_custom' })],
+        // Every zone of the account has the account's rulesets; their expressions choose the zones.
+        account_rulesets: [
+          expect.objectContaining({ kind: 'root' }),
+          expect.objectContaining({ kind: 'custom' }),
+        ],
       });
       const migrated = JSON.parse((await read(MIGRATED)).stdout) as ZoneFile;
       expect(migrated.previous_waf).toBeUndefined();
@@ -273,9 +301,15 @@ describe('cfrules export zone', () => {
     expect(run.stderr).toMatch(/^cfrules export: the API refused the token for zone 023e105f/);
   });
 
-  it('reads with a read-only token', async () => {
+  it("reads with a read-only token; one scoped to the zone leaves the account's rulesets out, saying so", async () => {
     const run = await fromApi(ZONE, READER);
     expect(run.code).toBe(0);
+    const file = JSON.parse(run.stdout) as ZoneFile;
+    expect(file.account_rulesets).toBeUndefined();
+    expect(file.rulesets).toHaveLength(2);
+    expect(run.stderr).toBe(
+      `cfrules export: warning: the account's rulesets are left out: the token does not reach account ${ACCOUNT} (it takes a token for every zone of the account, with account_rulesets:read)\n`,
+    );
   });
 
   it('refuses the options of export terraform (usage error)', async () => {
