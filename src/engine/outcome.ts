@@ -1,3 +1,5 @@
+import { RULESET_PHASES, type RulesetPhase } from '../scheme/actions.js';
+
 /**
  * What a simulation answers (docs/engine.md documents the JSON): the final action, the rule that decided
  * it, and a trace shaped like Cloudflare Trace's — phase → ruleset → rule — of every rule considered.
@@ -21,24 +23,18 @@ export type FinalAction =
  * that change the request or its settings, the legacy firewall rules, the WAF's phases and the previous
  * WAF, then the phases after the security checks.
  */
-export const STAGES = [
-  'http_request_dynamic_redirect',
-  'http_request_transform',
-  'http_config_settings',
-  'http_request_origin',
+export type Stage = RulesetPhase | 'firewall_rules' | 'previous_waf';
+
+// The legacy firewall rules run just before the custom rules, the previous WAF just after the managed rules.
+const custom = RULESET_PHASES.indexOf('http_request_firewall_custom');
+const afterManaged = RULESET_PHASES.indexOf('http_request_firewall_managed') + 1;
+export const STAGES: readonly Stage[] = [
+  ...RULESET_PHASES.slice(0, custom),
   'firewall_rules',
-  'http_request_firewall_custom',
-  'http_ratelimit',
-  'http_request_firewall_managed',
+  ...RULESET_PHASES.slice(custom, afterManaged),
   'previous_waf',
-  'http_request_late_transform',
-  'http_request_cache_settings',
-  'http_custom_errors',
-  'http_response_headers_transform',
-  'http_response_compression',
-  'http_log_custom_fields',
-] as const;
-export type Stage = (typeof STAGES)[number];
+  ...RULESET_PHASES.slice(afterManaged),
+];
 
 /** The stages that run on the response: only for requests that give one (`response`). */
 export const RESPONSE_STAGES: ReadonlySet<Stage> = new Set([

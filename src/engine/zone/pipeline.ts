@@ -24,6 +24,15 @@ export interface EffectReader {
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 const HEADER_OPERATIONS = ['set', 'add', 'remove'] as const;
 
+/** The actions that put their parameters in effect as settings, and the group they go to. */
+const SETTINGS_GROUPS: Readonly<Record<string, Extract<RuleEffect, { kind: 'settings' }>['group']>> = {
+  set_config: 'config',
+  route: 'origin',
+  set_cache_settings: 'cache',
+  compress_response: 'compression',
+  log_custom_field: 'log',
+};
+
 /** The effect of a rule whose action is a Rules product's; undefined for the WAF's actions. */
 export function readEffect(
   action: string,
@@ -32,31 +41,13 @@ export function readEffect(
   path: string,
   reader: EffectReader,
 ): RuleEffect | undefined {
-  switch (action) {
-    case 'rewrite':
-      return readRewrite(
-        parameters,
-        path,
-        reader,
-        phase === 'http_response_headers_transform' ? 'response' : 'request',
-      );
-    case 'serve_error':
-      return readServeError(parameters, path, reader);
-    case 'compress_response':
-      return { kind: 'settings', group: 'compression', values: parameters };
-    case 'log_custom_field':
-      return { kind: 'settings', group: 'log', values: parameters };
-    case 'redirect':
-      return readRedirect(parameters, path, reader);
-    case 'route':
-      return { kind: 'settings', group: 'origin', values: parameters };
-    case 'set_config':
-      return { kind: 'settings', group: 'config', values: parameters };
-    case 'set_cache_settings':
-      return { kind: 'settings', group: 'cache', values: parameters };
-    default:
-      return undefined;
-  }
+  const group = SETTINGS_GROUPS[action];
+  if (group) return { kind: 'settings', group, values: parameters };
+  if (action === 'redirect') return readRedirect(parameters, path, reader);
+  if (action === 'serve_error') return readServeError(parameters, path, reader);
+  if (action !== 'rewrite') return undefined;
+  const of = phase === 'http_response_headers_transform' ? 'response' : 'request';
+  return readRewrite(parameters, path, reader, of);
 }
 
 /** `{value}` or `{expression}`: exactly one, a string. */
