@@ -197,11 +197,7 @@ export function applyRewrite(
   let path = http.path;
   let query = http.query;
   let headers: HeaderLine[] = [...http.headers];
-  const valueFor = (source: ValueSource, target: string) => {
-    const value = sourceValue(source, context);
-    if (value === undefined) missing.push(target);
-    return value;
-  };
+  const valueFor = valuesNoting(context, missing);
   if (effect.path) {
     const value = valueFor(effect.path, 'http.request.uri.path');
     if (value !== undefined && value !== path) {
@@ -218,21 +214,20 @@ export function applyRewrite(
       query = next;
     }
   }
-  for (const header of effect.headers) {
-    const target = `http.request.headers[${JSON.stringify(header.name.toLowerCase())}]`;
-    const lower = header.name.toLowerCase();
-    const before = headers.filter(([name]) => name.toLowerCase() === lower).map(([, value]) => value);
-    const value = header.source ? valueFor(header.source, target) : undefined;
-    if (header.operation !== 'remove' && value === undefined) continue;
-    if (header.operation !== 'add') headers = headers.filter(([name]) => name.toLowerCase() !== lower);
-    if (value !== undefined) headers.push([header.name, value]);
-    const after = headers.filter(([name]) => name.toLowerCase() === lower).map(([, v]) => v);
-    if (before.join('\n') !== after.join('\n')) changes.push(change(target, joined(before), joined(after)));
-  }
+  headers = changedHeaders(headers, effect.headers, 'http.request.headers', valueFor, changes);
   if (changes.length === 0) return { request, changes, missing };
   const message: HttpMessage = { ...http, path, query, headers };
   return { request: withMessage(request, message), changes, missing };
 }
+
+/** A source's value for the request, the target noted in `missing` when it has none. */
+const valuesNoting =
+  (context: RequestContext, missing: string[]) =>
+  (source: ValueSource, target: string): string | undefined => {
+    const value = sourceValue(source, context);
+    if (value === undefined) missing.push(target);
+    return value;
+  };
 
 /** The header lines after a rule's header changes, each change recorded under `field["name"]`. */
 function changedHeaders(
@@ -266,11 +261,7 @@ function applyResponseRewrite(
   if (!response) return undefined;
   const changes: RequestChange[] = [];
   const missing: string[] = [];
-  const valueFor = (source: ValueSource, target: string) => {
-    const value = sourceValue(source, context);
-    if (value === undefined) missing.push(target);
-    return value;
-  };
+  const valueFor = valuesNoting(context, missing);
   const headers = changedHeaders(
     response.headers,
     effect.headers,
