@@ -26,6 +26,13 @@ export const BYPASS_PRODUCTS = [
   'waf',
 ] as const;
 
+/** Phases a custom rule may skip the rest of (`action_parameters.phases` of a skip). */
+export const SKIPPABLE_PHASES = [
+  'http_ratelimit',
+  'http_request_firewall_managed',
+  'http_request_sbfm',
+] as const;
+
 /**
  * The zone-level phases of the application layer whose entry points and custom rulesets cfrules stores and
  * checks, in Cloudflare's order of evaluation (its Phases list: request phases, then response phases). The

@@ -281,7 +281,7 @@ function readExpectation(value: unknown, pointer: string, fail: Fail, name: stri
     });
     expectation[key] = list.filter((entry): entry is string => typeof entry === 'string' && entry !== '');
   }
-  readPipelineExpectations(value, expectation, pointer, (at, message) => fail(at, message, name));
+  readPipelineExpectations(value, expectation, pointer, fail, name);
   return expectation;
 }
 
@@ -290,8 +290,10 @@ function readPipelineExpectations(
   value: Record<string, unknown>,
   expectation: Expectation,
   pointer: string,
-  fail: (pointer: string, message: string) => void,
+  failIn: Fail,
+  name: string,
 ): void {
+  const fail = (at: string, message: string) => failIn(at, message, name);
   const { redirect, url, headers, settings, response } = value;
   if (typeof redirect === 'string') expectation.redirect = { url: redirect };
   else if (isObject(redirect) && typeof redirect.url === 'string') {
@@ -322,9 +324,7 @@ function readPipelineExpectations(
   if (headers !== undefined) expectation.headers = readHeaders(headers, `${pointer}/headers`);
   if (isObject(response)) {
     expectation.response = {};
-    for (const key of Object.keys(response))
-      if (key !== 'status' && key !== 'headers')
-        fail(`${pointer}/response${segment(key)}`, `unknown key '${key}' (known: status, headers)`);
+    unknownKeys(response, `${pointer}/response`, ['status', 'headers'], failIn, name);
     if (typeof response.status === 'number') expectation.response.status = response.status;
     else if (response.status !== undefined)
       fail(

@@ -6,6 +6,7 @@ import {
   PHASE_ACTIONS,
   RULESET_PHASES,
   type RulesetPhase,
+  SKIPPABLE_PHASES,
 } from '../../scheme/actions.js';
 import type { Phase, Plan } from '../../scheme/profile.js';
 import { findManagedRuleset } from '../managed/catalogue.js';
@@ -78,13 +79,6 @@ interface Owner {
 const ZONE: Owner = { key: 'rulesets', name: 'zone file', entryKind: 'zone' };
 const ACCOUNT: Owner = { key: 'account_rulesets', name: 'account', entryKind: 'root' };
 const customKey = (owner: Owner, id: string) => `${owner.key}/${id}`;
-
-/** The phases a custom rule's skip may name (those after the custom rules that can be skipped). */
-const SKIPPABLE_PHASES: readonly string[] = [
-  'http_ratelimit',
-  'http_request_firewall_managed',
-  'http_request_sbfm',
-];
 
 class ZoneCompiler {
   readonly problems: ZoneProblem[] = [];
@@ -394,7 +388,7 @@ class ZoneCompiler {
       this.problem(`${path}/ruleset`, 'invalid-value', 'the only value is "current"');
     const stages = strings('phases');
     stages.forEach((stage, i) => {
-      if (!SKIPPABLE_PHASES.includes(stage))
+      if (!(SKIPPABLE_PHASES as readonly string[]).includes(stage))
         this.problem(
           `${path}/phases/${i}`,
           'invalid-value',

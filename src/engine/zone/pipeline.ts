@@ -1,7 +1,7 @@
 import type { Filter } from '../../eval/compile.js';
 import type { RequestContext } from '../../eval/context.js';
 import type { HeaderLine, HttpMessage, SampleRequest } from '../../request/index.js';
-import { withMessage, withResponse } from '../../request/index.js';
+import { fieldValue, withMessage, withResponse } from '../../request/index.js';
 import type { RequestChange, RewrittenRequest } from '../outcome.js';
 import type { HeaderChange, RuleEffect, ValueSource } from './program.js';
 import { isObject, segment } from './shape.js';
@@ -277,6 +277,7 @@ function applyResponseRewrite(
 export function serveError(
   effect: Extract<RuleEffect, { kind: 'serve_error' }>,
   request: SampleRequest,
+  context: RequestContext,
 ): Rewrite | undefined {
   const response = request.response;
   if (!response) return undefined;
@@ -291,8 +292,7 @@ export function serveError(
       operation: 'set',
       source: { value: effect.contentType },
     };
-    const staticValue = (source: ValueSource) => ('value' in source ? source.value : undefined);
-    headers = changedHeaders(headers, [edit], 'http.response.headers', staticValue, changes);
+    headers = changedHeaders(headers, [edit], 'http.response.headers', valuesNoting(context, []), changes);
   }
   if (changes.length === 0) return { request, changes, missing: [] };
   return { request: withResponse(request, { ...response, status, headers }), changes, missing: [] };
@@ -320,16 +320,13 @@ export function redirectUrl(target: string, query: string | undefined, preserveQ
   return `${target}${target.includes('?') ? '&' : '?'}${query}`;
 }
 
-/** The request as the phases left it, for the result. */
+/** The request as the phases left it, for the result: its URL as the request's own fields give it. */
 export function rewrittenRequest(request: SampleRequest): RewrittenRequest | undefined {
   const http = request.http;
   if (!http || !request.original) return undefined;
-  const target = `${http.path ?? ''}${http.query !== undefined ? `?${http.query}` : ''}`;
-  const authority =
-    http.host === undefined ? undefined : http.port === undefined ? http.host : `${http.host}:${http.port}`;
-  const url = http.scheme && authority ? `${http.scheme}://${authority}${target}` : target;
+  const url = fieldValue(request, 'http.request.full_uri') ?? fieldValue(request, 'http.request.uri');
   return {
-    url,
+    url: typeof url === 'string' ? url : '',
     ...(http.path !== undefined ? { path: http.path } : {}),
     ...(http.query !== undefined ? { query: http.query } : {}),
     headers: http.headers.map(([name, value]) => [name, value]),

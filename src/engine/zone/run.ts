@@ -307,7 +307,7 @@ export class RequestRun {
     const rewrite =
       this.request &&
       (effect.kind === 'serve_error'
-        ? serveError(effect, this.request)
+        ? serveError(effect, this.request, this.context)
         : applyRewrite(effect, this.request, this.context));
     if (!rewrite) {
       const unknown =

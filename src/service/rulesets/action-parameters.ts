@@ -4,6 +4,7 @@ import {
   type ManagedRuleset,
   managedRulesets,
 } from '../../engine/managed/catalogue.js';
+import { SKIPPABLE_PHASES } from '../../scheme/actions.js';
 import { type Plan, planAtLeast, planNames } from '../../scheme/profile.js';
 import { CODES } from '../errors.js';
 import { BodyObject, invalid } from '../input.js';
@@ -41,12 +42,6 @@ export interface ExecutableRuleset {
 export const OVERRIDE_ACTIONS = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'] as const;
 /** Cloudflare's sensitivity levels (they tune DDoS rulesets; cfrules stores them for WAF ones too). */
 export const SENSITIVITY_LEVELS = ['default', 'medium', 'low', 'eoff'] as const;
-/** Phases a custom rule may skip the rest of. */
-export const SKIPPABLE_PHASES = [
-  'http_ratelimit',
-  'http_request_firewall_managed',
-  'http_request_sbfm',
-] as const;
 /** What a block rule may answer with. */
 export const BLOCK_CONTENT_TYPES = [
   'text/html',
