@@ -64,6 +64,8 @@ export interface RuleObject {
   pointer: string;
   /** Its position in its list, from 0. */
   index: number;
+  /** A ruleset rule's: the kind of its ruleset, when the file says (`root` entry points take execute only). */
+  rulesetKind?: string;
   /** The position in the file of a JSON pointer into the document. */
   locate: (pointer: string) => Position;
 }
@@ -183,7 +185,13 @@ function readJsonFile(name: string, path: string | undefined, text: string, bom:
       if (!isObject(rule)) fail(`rule #${index + 1} of the ruleset is not an object`);
       const about = ruleInfo(rule, index, phase);
       if (checked)
-        about.object = { kind: 'ruleset-rule', value: rule, pointer: `${root}/rules/${index}`, index };
+        about.object = {
+          kind: 'ruleset-rule',
+          value: rule,
+          pointer: `${root}/rules/${index}`,
+          index,
+          ...(typeof body.kind === 'string' ? { rulesetKind: body.kind } : {}),
+        };
       if (typeof rule.expression !== 'string')
         fail(`rule ${about.rule} of the ruleset has no "expression" string`);
       add(rule.expression, 'filter', 'expression', about, `${root}/rules/${index}/expression`);

@@ -60,8 +60,8 @@ export interface ResourceSchema {
   /** Where it was read from. */
   source: string[];
   resource: 'cloudflare_ruleset';
-  /** How `terraform import` names a zone's ruleset: `{zone}` and `{ruleset}` are replaced. */
-  importId: string;
+  /** How `terraform import` names a zone's and an account's ruleset: `{id}` and `{ruleset}` are replaced. */
+  importIds: Record<'zone' | 'account', string>;
   members: Record<string, SchemaNode>;
 }
 
@@ -332,7 +332,7 @@ export const RULESET_SCHEMA_V4: ResourceSchema = {
       'headers by name, the log fields as sets of names, a query string\'s ["*"] for all)',
   ],
   resource: 'cloudflare_ruleset',
-  importId: 'zone/{zone}/{ruleset}',
+  importIds: { zone: 'zone/{id}/{ruleset}', account: 'account/{id}/{ruleset}' },
   members: rulesetMembers(
     'block',
     {
@@ -371,7 +371,7 @@ export const RULESET_SCHEMA_V5: ResourceSchema = {
       'import example (examples/resources/cloudflare_ruleset/import.sh: <accounts|zones>/<id>/<ruleset_id>)',
   ],
   resource: 'cloudflare_ruleset',
-  importId: 'zones/{zone}/{ruleset}',
+  importIds: { zone: 'zones/{id}/{ruleset}', account: 'accounts/{id}/{ruleset}' },
   members: rulesetMembers(
     'object',
     {

@@ -92,7 +92,11 @@ describe.concurrent('docs/cli.md', { timeout: 30_000 }, () => {
           const expression = option === '--expression' ? [] : ['-e', 'ssl'];
           // export reads a zone: from an API that cannot be reached (port 9 is refused at once), or, with
           // --db, from a file that does not exist; both are status 1, not usage errors.
-          const zone = ['terraform', '--zone', '023e105f4ecef8ad9ca31a8372d0c353'];
+          // --account names the account instead of the zone.
+          const zone = [
+            'terraform',
+            ...(option === '--account' ? [] : ['--zone', '023e105f4ecef8ad9ca31a8372d0c353']),
+          ];
           const exported =
             option === '--db' ? zone : [...zone, '--token', 't', '--api', 'http://127.0.0.1:9/client/v4'];
           // The engine's commands get a zone and requests that work (the last --zone, --request wins).
@@ -180,6 +184,7 @@ function sampleValue(command: string, option: string): string {
     '--config': 'no-such-config.yaml',
     '--synchronous': 'normal',
     '--zone': '023e105f4ecef8ad9ca31a8372d0c353',
+    '--account': '0123456789abcdef0123456789abcdef',
     '--api': 'http://127.0.0.1:9/client/v4',
     '--token': 't',
     '--output': 'no-such-dir/rulesets.tf',

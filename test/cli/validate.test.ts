@@ -369,6 +369,20 @@ describe.concurrent('cfrules validate: rule objects, checked as the API checks t
     expect(managed.json.results[0].diagnostics).toEqual([]);
   });
 
+  it("checks an account's root entry point for its own actions: execute, not the phase's", async () => {
+    const file = fixture('account-root-entrypoint.json');
+    const result = await validate(['-f', file]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(
+      `${file}:14:17: error[action-not-in-phase] (rule block-here)\n` +
+        "Rule error (20217) at action: 'block' is not a valid value for action because the root entry point " +
+        'of the http_request_firewall_custom phase allows only execute: put other rules in a custom ruleset, ' +
+        'and execute it from here\n' +
+        '\n' +
+        '2 expressions checked: 1 valid, 1 invalid, 0 warnings\n',
+    );
+  });
+
   it('still passes valid files: filters, firewall rules and rulesets as the API returns them', async () => {
     const result = await validate([
       '--plan',

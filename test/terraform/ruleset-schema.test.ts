@@ -2,7 +2,7 @@
 // matches the description of that provider's schema, and reads back as the rules it was written from.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { terraformConfiguration } from '../../src/cli/export/terraform.js';
+import { namedRulesets, terraformConfiguration } from '../../src/cli/export/terraform.js';
 import type { RulesetJson } from '../../src/service/rulesets/model.js';
 import { readTerraform } from '../../src/terraform/expressions.js';
 import { loadHclParser } from '../../src/terraform/parser.js';
@@ -21,7 +21,11 @@ const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
  * the provider's schema and reads back as the rules it was written from. Its text.
  */
 async function exported(written: RulesetJson[], provider: '4' | '5'): Promise<string> {
-  const { text, leftOut } = terraformConfiguration(ZONE, written, provider);
+  const { text, leftOut } = terraformConfiguration(
+    { scope: 'zone', id: ZONE },
+    namedRulesets(written),
+    provider,
+  );
   expect(leftOut).toEqual([]);
   expect(schemaProblems(parser, text, RULESET_SCHEMAS[provider])).toEqual([]);
   const document = await readHcl(text);

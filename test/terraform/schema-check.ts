@@ -35,12 +35,13 @@ export function schemaProblems(parser: HclParser, text: string, schema: Resource
         });
       } else if (name !== 'terraform') problems.push(`top level: unexpected block ${name}`);
     }
-    const idPattern = new RegExp(
-      `^${schema.importId.replace('{zone}', '[0-9a-f]{32}').replace('{ruleset}', '[0-9a-f]{32}')}$`,
+    const idPatterns = Object.values(schema.importIds).map(
+      (form) => new RegExp(`^${form.replace('{id}', '[0-9a-f]{32}').replace('{ruleset}', '[0-9a-f]{32}')}$`),
     );
     for (const { to, id } of imports) {
       if (!resources.has(to)) problems.push(`import: ${to} is not a resource of the configuration`);
-      if (!idPattern.test(id)) problems.push(`import: id ${id} is not ${schema.importId}`);
+      if (!idPatterns.some((pattern) => pattern.test(id)))
+        problems.push(`import: id ${id} is none of ${Object.values(schema.importIds).join(', ')}`);
     }
     for (const resource of resources)
       if (!imports.some((entry) => entry.to === resource)) problems.push(`${resource}: no import block`);
@@ -164,6 +165,8 @@ function checkValue(expression: Node, node: SchemaNode, path: string, problems: 
     return;
   }
   if (node.kind !== 'value') return;
+  // A ruleset's id taken from another resource of the configuration (an account's root executing its custom ruleset).
+  if (node.type === 'string' && /^cloudflare_ruleset\.[A-Za-z_][\w-]*\.id$/.test(expression.text)) return;
   if (!matches(value, node.type))
     problems.push(`${path}: ${node.type} expected, found ${value.text.slice(0, 40)}`);
 }

@@ -5,13 +5,20 @@ import { RULESET_PHASES, type RulesetPhase } from '../../service/rulesets/model.
 
 import { choice, parseCommandLine } from '../args.js';
 import { type CliIo, type Command, UsageError } from '../command.js';
-import { readEntryPointsFromApi } from '../export/api-source.js';
-import { type CustomRulesetHeader, ExportError, type ZoneEntryPoints } from '../export/source.js';
+import { readRulesetsFromApi } from '../export/api-source.js';
+import {
+  type CustomRulesetHeader,
+  ExportError,
+  type ExportedRulesets,
+  type ExportOwner,
+  isZoneId,
+} from '../export/source.js';
 import {
   DEFAULT_PROVIDER,
   type ImportCommand,
   importCommand,
   importLine,
+  namedRulesets,
   nonNfcTexts,
   PROVIDERS,
   type Provider,
@@ -28,8 +35,8 @@ const TERRAFORM_PHASES: readonly RulesetPhase[] = [
 ];
 
 /**
- * `cfrules export terraform`: a zone's entry-point rulesets as Terraform configuration, with the commands
- * that import them. `cfrules export zone`: the zone's whole configuration as a zone file (the engine's
+ * `cfrules export terraform`: a zone's entry-point rulesets, or an account's root entry points and custom
+ * rulesets, as Terraform configuration, with the commands that import them. `cfrules export zone`: the zone's whole configuration as a zone file (the engine's
  * input, docs/engine.md). The zone is read from a running API, or from the service's database file (--db).
  * Neither the HTTP server nor SQLite is loaded unless that source is used.
  */
@@ -40,6 +47,7 @@ const FORMATS = ['text', 'json'] as const;
 
 export const exportOptions = {
   zone: { type: 'string' },
+  account: { type: 'string' },
   api: { type: 'string' },
   token: { type: 'string' },
   db: { type: 'string' },
@@ -54,6 +62,7 @@ export const exportCommand: Command = {
   name: 'export',
   options: exportOptions,
   help: `Usage: cfrules export terraform --zone ZONE [options]
+       cfrules export terraform --account ACCOUNT_ID [options]
        cfrules export zone --zone ZONE [options]
 
 terraform: writes the entry-point rulesets of a zone (one per phase) as
@@ -68,6 +77,11 @@ Strings are written so that HCL reads them back byte for byte; text that is not
 in Unicode NFC, which Terraform would change, is reported on standard error, as
 is each custom ruleset of the zone, left out: the provider declares custom
 rulesets at account level.
+With --account, writes the account's rulesets instead: its root entry points
+(kind root, which deploy custom rulesets to its zones) and its custom rulesets
+of those phases, with account_id; a rule that executes one of them refers to
+its resource (cloudflare_ruleset.NAME.id). Custom rulesets are named after their
+name. The token must reach the whole account (account_rulesets:read).
 
 zone: writes the zone's whole request-filtering configuration as a zone file
 (plan, firewall rules, rulesets, previous WAF, page rules, migration status),
@@ -81,12 +95,14 @@ Source (one of):
                         SQLite file, or a postgres://… URL
 
 Options:
-      --zone ZONE       the zone: its id, or its name (required)
+      --zone ZONE       the zone: its id, or its name (required, but for
+                        export terraform --account)
   -o, --output FILE     write the configuration (or zone file) to FILE; for
                         terraform, print the import commands on standard output
   -h, --help            show this help
 
 Options of terraform:
+      --account ID      export an account's rulesets instead of a zone's
       --provider N      the provider's major version: 5 (default) or 4
       --phase PHASE     export only this phase's entry point (may be repeated;
                         default: every phase, the WAF's and the Rules
@@ -96,7 +112,8 @@ Options of terraform:
                         json: [{"address": …, "id": …, "command": …}]
 
 Exit status: 0 written, 1 the zone could not be read (unreachable API, refused
-token, unknown zone, no entry point for terraform), 2 usage error.
+token, unknown zone or account, nothing to export for terraform), 2 usage
+error.
 `,
   run(args, io) {
     const request = readRequest(args, io);
@@ -106,7 +123,8 @@ token, unknown zone, no entry point for terraform), 2 usage error.
 
 interface ExportRequest {
   target: (typeof TARGETS)[number];
-  zone: string;
+  /** The zone (its id or name) or, for terraform, the account (its id). */
+  owner: ExportOwner;
   phases: readonly string[];
   source: { kind: 'api'; api: string; token: string } | { kind: 'db'; path: string };
   output?: string;
@@ -123,13 +141,12 @@ function readRequest(args: string[], io: CliIo): ExportRequest {
   const chosen = choice('target', target, TARGETS) as ExportRequest['target'];
   if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
   if (chosen === 'zone') {
-    for (const name of ['phase', 'imports', 'format', 'provider'] as const) {
+    for (const name of ['phase', 'imports', 'format', 'provider', 'account'] as const) {
       if (values[name] !== undefined)
         throw new UsageError(`--${name} is an option of export terraform; export zone writes the whole zone`);
     }
   }
-  const zone = values.zone?.trim();
-  if (!zone) throw new UsageError('--zone ZONE is required: the id or the name of the zone to export');
+  const owner = ownerOf(values.zone, values.account);
   const format = choice('--format', values.format, FORMATS) ?? 'text';
   const provider =
     (choice('--provider', values.provider, PROVIDERS) as Provider | undefined) ?? DEFAULT_PROVIDER;
@@ -139,7 +156,7 @@ function readRequest(args: string[], io: CliIo): ExportRequest {
   const common = {
     provider,
     target: chosen,
-    zone,
+    owner,
     phases: [...new Set(phases)],
     output: values.output,
     imports: values.imports === true,
@@ -154,6 +171,23 @@ function readRequest(args: string[], io: CliIo): ExportRequest {
     ...common,
     source: { kind: 'api', api: apiUrl(values.api ?? DEFAULT_API), token: token(values.token, io) },
   };
+}
+
+/** The zone or the account of the command line: exactly one. */
+function ownerOf(zone: string | undefined, account: string | undefined): ExportOwner {
+  if (account !== undefined) {
+    if (zone !== undefined)
+      throw new UsageError(
+        "give --zone or --account, not both: an export writes one zone's or one account's rulesets",
+      );
+    const id = account.trim().toLowerCase();
+    if (!isZoneId(id))
+      throw new UsageError(`--account takes an account id (32 hexadecimal characters), not '${account}'`);
+    return { scope: 'account', id };
+  }
+  const name = zone?.trim();
+  if (!name) throw new UsageError('--zone ZONE is required: the id or the name of the zone to export');
+  return { scope: 'zone', id: name };
 }
 
 function apiUrl(text: string): string {
@@ -179,14 +213,15 @@ function token(option: string | undefined, io: CliIo): string {
 
 async function runExport(request: ExportRequest, io: CliIo): Promise<number> {
   if (request.target === 'zone') return runZoneExport(request, io);
-  let zone: ZoneEntryPoints;
+  let read: ExportedRulesets;
   try {
-    zone = await readZone(request);
+    read = await readRulesets(request);
   } catch (error) {
     return reportFailure(error, request, io);
   }
-  for (const ruleset of zone.customRulesets) io.stderr(leftOutWarning(ruleset));
-  for (const where of nonNfcTexts(zone.rulesets)) {
+  for (const ruleset of read.customRulesets) io.stderr(leftOutWarning(ruleset));
+  const rulesets = namedRulesets(read.rulesets);
+  for (const where of nonNfcTexts(rulesets)) {
     io.stderr(
       commandMessage(
         'export',
@@ -194,11 +229,11 @@ async function runExport(request: ExportRequest, io: CliIo): Promise<number> {
       ),
     );
   }
-  const imports = zone.rulesets.map((ruleset) => importCommand(zone.zoneId, ruleset, request.provider));
+  const imports = rulesets.map((named) => importCommand(read.owner, named, request.provider));
   const importsText = formatImports(imports, request.format);
   let main = importsText;
   if (!request.imports) {
-    const configuration = terraformConfiguration(zone.zoneId, zone.rulesets, request.provider);
+    const configuration = terraformConfiguration(read.owner, rulesets, request.provider);
     for (const line of configuration.leftOut) io.stderr(commandMessage('export', `warning: ${line}`));
     main = configuration.text;
   }
@@ -272,22 +307,22 @@ async function runZoneExport(request: ExportRequest, io: CliIo): Promise<number>
 async function readZoneFile(
   request: ExportRequest,
 ): Promise<{ zoneId: string; file: ZoneFile; warnings: string[] }> {
-  const { source, zone } = request;
+  const { source, owner } = request;
   if (source.kind === 'api') {
     const { readZoneFileFromApi } = await import('../export/zone-api.js');
-    return readZoneFileFromApi({ api: source.api, token: source.token, zone });
+    return readZoneFileFromApi({ api: source.api, token: source.token, owner });
   }
   const { readZoneFileFromDb } = await import('../export/db-source.js');
-  return readZoneFileFromDb({ path: source.path, zone });
+  return readZoneFileFromDb({ path: source.path, zone: owner.id });
 }
 
-async function readZone(request: ExportRequest): Promise<ZoneEntryPoints> {
-  const { source, zone, phases } = request;
+async function readRulesets(request: ExportRequest): Promise<ExportedRulesets> {
+  const { source, owner, phases } = request;
   if (source.kind === 'api')
-    return readEntryPointsFromApi({ api: source.api, token: source.token, zone, phases });
+    return readRulesetsFromApi({ api: source.api, token: source.token, owner, phases });
   // Loaded only here: the database reader needs SQLite, which no other use of this command does.
-  const { readEntryPointsFromDb } = await import('../export/db-source.js');
-  return readEntryPointsFromDb({ path: source.path, zone, phases });
+  const { readRulesetsFromDb } = await import('../export/db-source.js');
+  return readRulesetsFromDb({ path: source.path, owner, phases });
 }
 
 function formatImports(imports: readonly ImportCommand[], format: ExportRequest['format']): string {

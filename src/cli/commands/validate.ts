@@ -173,8 +173,8 @@ function objectFindings(
 ): RuleFinding[] {
   const object = entry.object;
   if (object === undefined) return [];
-  const { kind, value, pointer, index } = object;
-  const problem = checkRuleObject(kind, value, { plan, phase, pointer, index });
+  const { kind, value, pointer, index, rulesetKind } = object;
+  const problem = checkRuleObject(kind, value, { plan, phase, pointer, index, rulesetKind });
   if (problem === undefined) return [];
   const field = problem.pointer
     .slice(pointer.length)

@@ -1,15 +1,25 @@
 import { escapeControlCharacters } from '../../lang/escape.js';
 import type { RulesetJson } from '../../service/rulesets/model.js';
-import { customRulesetsIn, ExportError, isZoneId, nothingToExport, type ZoneEntryPoints } from './source.js';
+import {
+  customRulesetsIn,
+  ExportError,
+  type ExportedRulesets,
+  type ExportOwner,
+  isZoneId,
+  nothingToExport,
+} from './source.js';
 
-/** Reads a zone's entry points from a running API (`cfrules serve`, or any with Cloudflare's v4 shape). */
+/**
+ * Reads a zone's entry points, or an account's rulesets, from a running API (`cfrules serve`, or any with
+ * Cloudflare's v4 shape).
+ */
 
 export interface ApiConnection {
   /** The base URL, up to and including `/client/v4`. */
   api: string;
   token: string;
-  /** A zone id, or a zone name to look up. */
-  zone: string;
+  /** The zone (its id, or a name to look up) or the account (its id) read. */
+  owner: ExportOwner;
   /** How long one request may take. */
   timeoutMs?: number;
 }
@@ -36,19 +46,32 @@ const CREDENTIAL_CODES = new Set([6003, 9103, 9106, 9109, 10000]);
 const ZONE_NOT_FOUND_CODES = new Set([7000, 7003]);
 const ENTRY_POINT_NOT_FOUND = 10003;
 
-export async function readEntryPointsFromApi(source: ApiSource): Promise<ZoneEntryPoints> {
+/** What `export terraform` writes: the zone's entry points, or the account's entry points and custom rulesets. */
+export async function readRulesetsFromApi(source: ApiSource): Promise<ExportedRulesets> {
+  if (source.owner.scope === 'account') return readAccountRulesets(source);
   const { id: zoneId } = await resolveZone(source);
+  const owner: ExportOwner = { scope: 'zone', id: zoneId };
   const rulesets = await entryPointsFromApi(source, `/zones/${zoneId}`, source.phases);
-  if (rulesets.length === 0) throw nothingToExport(zoneId, source.phases);
-  const customRulesets = customRulesetsIn(await zoneRulesets(source, zoneId), source.phases);
-  return { zoneId, rulesets, customRulesets };
+  if (rulesets.length === 0) throw nothingToExport(owner, source.phases);
+  const customRulesets = customRulesetsIn(await listRulesets(source, `/zones/${zoneId}`), source.phases);
+  return { owner, rulesets, customRulesets };
 }
 
-/** Every ruleset `GET /zones/{id}/rulesets` lists (without their rules), page after page by cursor. */
-async function zoneRulesets(source: ApiConnection, zoneId: string): Promise<RulesetJson[]> {
+/** An account's root entry points, then its custom rulesets, of the phases asked for. */
+async function readAccountRulesets(source: ApiSource): Promise<ExportedRulesets> {
+  const at = `/accounts/${source.owner.id}`;
+  const rulesets = await entryPointsFromApi(source, at, source.phases);
+  for (const { id } of customRulesetsIn(await listRulesets(source, at), source.phases))
+    rulesets.push(await getResult<RulesetJson>(source, `${at}/rulesets/${id}`));
+  if (rulesets.length === 0) throw nothingToExport(source.owner, source.phases);
+  return { owner: source.owner, rulesets, customRulesets: [] };
+}
+
+/** Every ruleset `GET <owner>/rulesets` lists (without their rules), page after page by cursor. */
+async function listRulesets(source: ApiConnection, owner: string): Promise<RulesetJson[]> {
   const rulesets: RulesetJson[] = [];
   for (let cursor = ''; ; ) {
-    const path = `/zones/${zoneId}/rulesets?per_page=500${cursor && `&cursor=${encodeURIComponent(cursor)}`}`;
+    const path = `${owner}/rulesets?per_page=500${cursor && `&cursor=${encodeURIComponent(cursor)}`}`;
     const answer = await call(source, path);
     if (!answer.envelope.success) throw failure(source, path, answer);
     rulesets.push(...(answer.envelope.result as RulesetJson[]));
@@ -111,8 +134,9 @@ export interface ZoneSummary {
 
 /** Checks the zone exists and the token reaches it, so that the error says so rather than "no entry point". */
 export async function resolveZone(source: ApiConnection): Promise<ZoneSummary> {
-  if (isZoneId(source.zone)) {
-    const path = `/zones/${source.zone}`;
+  const zone = source.owner.id;
+  if (isZoneId(zone)) {
+    const path = `/zones/${zone}`;
     const answer = await call(source, path);
     if (answer.status === 404 && [...ZONE_NOT_FOUND_CODES].some((code) => hasCode(answer, code))) {
       // Cloudflare says "no route" for an unknown zone and for a wrong path alike: a path that always
@@ -122,19 +146,19 @@ export async function resolveZone(source: ApiConnection): Promise<ZoneSummary> {
         throw new ExportError(
           `${source.api} is not Cloudflare's v4 API: it has no route for /zones (check --api, which ends with /client/v4)`,
         );
-      throw new ExportError(`zone ${source.zone} not found (HTTP 404: ${apiErrors(answer)})`);
+      throw new ExportError(`zone ${zone} not found (HTTP 404: ${apiErrors(answer)})`);
     }
     if (!answer.envelope.success) throw failure(source, path, answer);
     return answer.envelope.result as ZoneSummary;
   }
-  const path = `/zones?name=${encodeURIComponent(source.zone)}`;
+  const path = `/zones?name=${encodeURIComponent(zone)}`;
   const answer = await call(source, path);
   if (!answer.envelope.success) throw failure(source, path, answer);
   const zones = answer.envelope.result as ZoneSummary[];
   const found = zones[0];
   if (found === undefined) {
     throw new ExportError(
-      `no zone named '${escapeControlCharacters(source.zone)}' that this token reaches (--zone takes a zone id or name)`,
+      `no zone named '${escapeControlCharacters(zone)}' that this token reaches (--zone takes a zone id or name)`,
     );
   }
   return found;
@@ -183,13 +207,22 @@ function apiErrors(answer: Answer): string {
 
 export function failure(source: ApiConnection, path: string, answer: Answer): ExportError {
   const said = `HTTP ${answer.status}: ${apiErrors(answer)}`;
+  const { scope, id } = source.owner;
+  const named = `${scope} ${escapeControlCharacters(id)}`;
+  // An unknown account is a routing error, as Cloudflare answers it (a zone is found first: resolveZone).
+  if (
+    scope === 'account' &&
+    answer.status === 404 &&
+    [...ZONE_NOT_FOUND_CODES].some((c) => hasCode(answer, c))
+  )
+    return new ExportError(`${named} not found (${said})`);
   if (
     answer.status === 401 ||
     answer.status === 403 ||
     (answer.envelope.errors ?? []).some((error) => CREDENTIAL_CODES.has(error.code ?? 0))
   ) {
     return new ExportError(
-      `the API refused the token for zone ${escapeControlCharacters(source.zone)} (${said}); check --token or CLOUDFLARE_API_TOKEN, and that the token may read the zone`,
+      `the API refused the token for ${named} (${said}); check --token or CLOUDFLARE_API_TOKEN, and that the token may read the ${scope}${scope === 'account' ? "'s rulesets (account_rulesets:read, on a token for every zone of the account)" : ''}`,
     );
   }
   return new ExportError(`GET ${path} failed (${said})`);

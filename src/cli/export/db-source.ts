@@ -5,9 +5,17 @@ import { type RulesetJson, rulesetJson } from '../../service/rulesets/model.js';
 import { zoneFileFromStore } from '../../service/zone-file.js';
 import { describeDatabase, openStore } from '../../store/open.js';
 import { isPostgresUrl } from '../../store/postgres.js';
+import type { RulesetTable } from '../../store/ruleset-records.js';
 import type { Store, StoreTransaction, ZoneRecord } from '../../store/store.js';
 import { fileErrorReason } from '../files.js';
-import { customRulesetsIn, ExportError, isZoneId, nothingToExport, type ZoneEntryPoints } from './source.js';
+import {
+  customRulesetsIn,
+  ExportError,
+  type ExportedRulesets,
+  type ExportOwner,
+  isZoneId,
+  nothingToExport,
+} from './source.js';
 
 /**
  * Reads a zone's entry points (or its whole zone file) straight from the database of `cfrules serve`, without a running service
@@ -18,27 +26,58 @@ import { customRulesetsIn, ExportError, isZoneId, nothingToExport, type ZoneEntr
 
 export interface DbSource {
   path: string;
-  zone: string;
+  /** The zone (its id or name) or the account (its id) read. */
+  owner: ExportOwner;
   phases: readonly string[];
 }
 
-export function readEntryPointsFromDb(source: DbSource): Promise<ZoneEntryPoints> {
-  return inZone(source, async (tx, zone) => {
-    const rulesets: RulesetJson[] = [];
-    for (const phase of source.phases) {
-      const record = await tx.rulesets.entryPoint(zone.id, phase);
-      if (record !== undefined) rulesets.push(rulesetJson(record));
-    }
-    if (rulesets.length === 0) throw nothingToExport(zone.id, source.phases);
+/** What `export terraform` writes: the zone's entry points, or the account's entry points and custom rulesets. */
+export function readRulesetsFromDb(source: DbSource): Promise<ExportedRulesets> {
+  if (source.owner.scope === 'account') return readAccountRulesets(source);
+  return inZone({ path: source.path, zone: source.owner.id }, async (tx, zone) => {
+    const owner: ExportOwner = { scope: 'zone', id: zone.id };
+    const rulesets = await entryPoints(tx.rulesets, zone.id, source.phases);
+    if (rulesets.length === 0) throw nothingToExport(owner, source.phases);
     const customRulesets = customRulesetsIn(await tx.rulesets.list(zone.id), source.phases);
-    return { zoneId: zone.id, rulesets, customRulesets };
+    return { owner, rulesets, customRulesets };
   });
 }
 
+function readAccountRulesets(source: DbSource): Promise<ExportedRulesets> {
+  const { owner, phases } = source;
+  return inStore(source.path, async (tx) => {
+    if ((await tx.accounts.get(owner.id)) === undefined)
+      throw new ExportError(`account ${owner.id} not found in ${describeDatabase(source.path)}`);
+    const table = tx.accountRulesets;
+    const rulesets = await entryPoints(table, owner.id, phases);
+    for (const { id } of customRulesetsIn(await table.list(owner.id), phases)) {
+      const record = await table.get(owner.id, id);
+      if (record !== undefined) rulesets.push(rulesetJson(record));
+    }
+    if (rulesets.length === 0) throw nothingToExport(owner, phases);
+    return { owner, rulesets, customRulesets: [] };
+  });
+}
+
+/** The owner's entry points of these phases, those it has. */
+async function entryPoints(
+  table: RulesetTable,
+  ownerId: string,
+  phases: readonly string[],
+): Promise<RulesetJson[]> {
+  const rulesets: RulesetJson[] = [];
+  for (const phase of phases) {
+    const record = await table.entryPoint(ownerId, phase);
+    if (record !== undefined) rulesets.push(rulesetJson(record));
+  }
+  return rulesets;
+}
+
 /** `cfrules export zone --db`: the zone file the service would simulate with (src/service/zone-file.ts). */
-export function readZoneFileFromDb(
-  source: Omit<DbSource, 'phases'>,
-): Promise<{ zoneId: string; file: ZoneFile; warnings: string[] }> {
+export function readZoneFileFromDb(source: {
+  path: string;
+  zone: string;
+}): Promise<{ zoneId: string; file: ZoneFile; warnings: string[] }> {
   return inZone(source, async (tx, zone) => ({
     zoneId: zone.id,
     file: await zoneFileFromStore(tx, zone),
@@ -47,31 +86,33 @@ export function readZoneFileFromDb(
 }
 
 /** Opens the database, finds the zone (by id or name) and reads it in one transaction. */
-async function inZone<T>(
+function inZone<T>(
   source: { path: string; zone: string },
   read: (tx: StoreTransaction, zone: ZoneRecord) => Promise<T>,
 ): Promise<T> {
-  const postgres = isPostgresUrl(source.path);
-  if (!postgres) assertDatabaseFile(source.path);
+  return inStore(source.path, async (tx) => {
+    const zone: ZoneRecord | undefined = isZoneId(source.zone)
+      ? await tx.zones.get(source.zone)
+      : await zoneByName(tx, source);
+    if (zone === undefined)
+      throw new ExportError(
+        `zone ${escapeControlCharacters(source.zone)} not found in ${describeDatabase(source.path)}`,
+      );
+    return read(tx, zone);
+  });
+}
+
+/** Opens the database and reads it in one transaction. */
+async function inStore<T>(path: string, read: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+  if (!isPostgresUrl(path)) assertDatabaseFile(path);
   let store: Store;
   try {
-    store = await openStore(source.path);
+    store = await openStore(path);
   } catch (error) {
-    throw new ExportError(
-      `cannot open the database ${describeDatabase(source.path)}: ${(error as Error).message}`,
-    );
+    throw new ExportError(`cannot open the database ${describeDatabase(path)}: ${(error as Error).message}`);
   }
   try {
-    return await store.transaction(async (tx) => {
-      const zone: ZoneRecord | undefined = isZoneId(source.zone)
-        ? await tx.zones.get(source.zone)
-        : await zoneByName(tx, source);
-      if (zone === undefined)
-        throw new ExportError(
-          `zone ${escapeControlCharacters(source.zone)} not found in ${describeDatabase(source.path)}`,
-        );
-      return read(tx, zone);
-    });
+    return await store.transaction(read);
   } finally {
     await store.close();
   }

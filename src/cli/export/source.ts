@@ -1,11 +1,20 @@
 import type { RulesetJson } from '../../service/rulesets/model.js';
 
-/** What an export reads: a zone and the entry points of the phases asked for (those it has). */
-export interface ZoneEntryPoints {
-  zoneId: string;
+/** Whose rulesets an export reads: a zone's or an account's, by id. */
+export interface ExportOwner {
+  scope: 'zone' | 'account';
+  id: string;
+}
+
+/**
+ * What `export terraform` reads: of a zone, the entry points of the phases asked for (those it has); of an
+ * account, its root entry points and its custom rulesets of those phases.
+ */
+export interface ExportedRulesets {
+  owner: ExportOwner;
   rulesets: RulesetJson[];
   /**
-   * The zone's custom rulesets (kind `custom`) of those phases, which `export terraform` leaves out and says
+   * A zone's custom rulesets (kind `custom`) of those phases, which `export terraform` leaves out and says
    * so: the provider declares custom rulesets at account level (see `leftOutWarning`).
    */
   customRulesets: CustomRulesetHeader[];
@@ -32,9 +41,10 @@ export class ExportError extends Error {}
 /** Zone ids are 32 lowercase hexadecimal characters; anything else names a zone. */
 export const isZoneId = (zone: string): boolean => /^[0-9a-f]{32}$/.test(zone);
 
-/** The message when a zone has no entry point in any of the phases read. */
-export function nothingToExport(zone: string, phases: readonly string[]): ExportError {
+/** The message when a zone or an account has no ruleset to export in the phases read. */
+export function nothingToExport({ scope, id }: ExportOwner, phases: readonly string[]): ExportError {
+  const what = scope === 'zone' ? 'entry point ruleset' : 'entry point or custom ruleset';
   return new ExportError(
-    `zone ${zone} has no entry point ruleset in ${phases.join(', ')}: nothing to export (entry points are written with PUT /zones/{zone_id}/rulesets/phases/{phase}/entrypoint)`,
+    `${scope} ${id} has no ${what} in ${phases.join(', ')}: nothing to export (entry points are written with PUT /${scope}s/{${scope}_id}/rulesets/phases/{phase}/entrypoint)`,
   );
 }

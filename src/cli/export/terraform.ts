@@ -14,9 +14,10 @@ import {
   isNfc,
   writeHcl,
 } from './hcl.js';
+import type { ExportOwner } from './source.js';
 
 /**
- * A zone's entry-point rulesets as `cloudflare_ruleset` resources of the Cloudflare Terraform provider, 5
+ * A zone's entry-point rulesets, or an account's root entry points and custom rulesets, as `cloudflare_ruleset` resources of the Cloudflare Terraform provider, 5
  * (nested attributes: `rules = [{ … }]`, `action_parameters = { … }`) or 4 (nested blocks: `rules { … }`),
  * written by the description of that provider's schema (src/terraform/ruleset-schema.ts); with the
  * `import` blocks (Terraform 1.5 and later) and the `terraform import` commands that adopt them into a
@@ -32,20 +33,54 @@ export const DEFAULT_PROVIDER: Provider = '5';
 export interface ImportCommand {
   /** The resource's address in the configuration: `cloudflare_ruleset.<name>`. */
   address: string;
-  /** What the provider imports it from: `zones/<zone_id>/<ruleset_id>` (provider 4: `zone/…`). */
+  /** What the provider imports it from: `zones/<zone_id>/<ruleset_id>` (provider 4: `zone/…`; accounts alike). */
   id: string;
 }
 
-/** A zone has one entry point per phase, so the phase names its resource. */
-export const resourceName = (ruleset: RulesetJson): string => ruleset.phase.replace(/[^A-Za-z0-9_-]/g, '_');
+/** A ruleset and the name of its resource in the configuration. */
+export interface NamedRuleset {
+  ruleset: RulesetJson;
+  name: string;
+}
+
+/**
+ * The resource names of the rulesets, unique in the configuration: an entry point is named by its phase (an
+ * owner has one per phase), a custom ruleset by its name, made an identifier (`_2`, `_3`… when two would
+ * be the same). Entry points come first, so that their names never change with the custom rulesets.
+ */
+export function namedRulesets(rulesets: readonly RulesetJson[]): NamedRuleset[] {
+  const ordered = [...rulesets].sort((a, b) => Number(a.kind === 'custom') - Number(b.kind === 'custom'));
+  const taken = new Set<string>();
+  return ordered.map((ruleset) => {
+    const base = ruleset.kind === 'custom' ? identifier(ruleset.name, ruleset.id) : identifier(ruleset.phase);
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+    taken.add(name);
+    return { ruleset, name };
+  });
+}
+
+/** A Terraform identifier for a text: lower case, words joined by `_`, never starting with a digit. */
+function identifier(text: string, fallback = 'ruleset'): string {
+  const words = text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '') // accents, once NFKD has split them from their letters
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  const name = words || fallback;
+  return /^[0-9]/.test(name) ? `ruleset_${name}` : name;
+}
 
 export function importCommand(
-  zoneId: string,
-  ruleset: RulesetJson,
+  owner: ExportOwner,
+  { ruleset, name }: NamedRuleset,
   provider = DEFAULT_PROVIDER,
 ): ImportCommand {
-  const id = RULESET_SCHEMAS[provider].importId.replace('{zone}', zoneId).replace('{ruleset}', ruleset.id);
-  return { address: `${RESOURCE_TYPE}.${resourceName(ruleset)}`, id };
+  const id = RULESET_SCHEMAS[provider].importIds[owner.scope]
+    .replace('{id}', owner.id)
+    .replace('{ruleset}', ruleset.id);
+  return { address: `${RESOURCE_TYPE}.${name}`, id };
 }
 
 export const importLine = ({ address, id }: ImportCommand): string => `terraform import ${address} ${id}`;
@@ -57,19 +92,26 @@ export interface TerraformExport {
 }
 
 /**
- * The configuration file: the `terraform` block that names the provider's versions, then for each entry
- * point an `import` block and the resource, under the command that imports it.
+ * The configuration file: the `terraform` block that names the provider's versions, then for each ruleset
+ * an `import` block and the resource, under the command that imports it. A rule that executes a custom
+ * ruleset of the configuration refers to its resource (`cloudflare_ruleset.<name>.id`), so that Terraform
+ * creates the custom ruleset first.
  */
 export function terraformConfiguration(
-  zoneId: string,
-  rulesets: readonly RulesetJson[],
+  owner: ExportOwner,
+  rulesets: readonly NamedRuleset[],
   provider: Provider = DEFAULT_PROVIDER,
 ): TerraformExport {
   const schema = RULESET_SCHEMAS[provider];
   const leftOut: string[] = [];
   const blocks: HclBlock[] = [settingsBlock(schema)];
-  for (const ruleset of rulesets) {
-    const imported = importCommand(zoneId, ruleset, provider);
+  const resourceIds = new Map(
+    rulesets
+      .filter(({ ruleset }) => ruleset.kind === 'custom')
+      .map(({ ruleset, name }) => [ruleset.id, `${RESOURCE_TYPE}.${name}.id`]),
+  );
+  for (const named of rulesets) {
+    const imported = importCommand(owner, named, provider);
     blocks.push({
       type: 'import',
       body: [
@@ -77,7 +119,7 @@ export function terraformConfiguration(
         { name: 'id', value: imported.id },
       ],
     });
-    blocks.push(rulesetResource(zoneId, ruleset, schema, provider, leftOut));
+    blocks.push(rulesetResource(owner, named, { schema, provider, resourceIds }, leftOut));
   }
   return { text: writeHcl(blocks), leftOut };
 }
@@ -109,21 +151,28 @@ function settingsBlock(schema: ResourceSchema): HclBlock {
 
 type Json = Record<string, unknown>;
 
+interface WriteContext {
+  schema: ResourceSchema;
+  provider: Provider;
+  /** The custom rulesets of the configuration: their ids, and the references to their resources' ids. */
+  resourceIds: ReadonlyMap<string, string>;
+}
+
 function rulesetResource(
-  zoneId: string,
-  ruleset: RulesetJson,
-  schema: ResourceSchema,
-  provider: Provider,
+  owner: ExportOwner,
+  named: NamedRuleset,
+  { schema, provider, resourceIds }: WriteContext,
   leftOut: string[],
 ): HclBlock {
-  const address = `${RESOURCE_TYPE}.${resourceName(ruleset)}`;
+  const { ruleset, name } = named;
+  const address = `${RESOURCE_TYPE}.${name}`;
   const resource: Json = {
-    zone_id: zoneId,
+    [owner.scope === 'zone' ? 'zone_id' : 'account_id']: owner.id,
     name: ruleset.name,
     description: ruleset.description,
     kind: ruleset.kind,
     phase: ruleset.phase,
-    rules: (ruleset.rules ?? []).map(ruleJson),
+    rules: (ruleset.rules ?? []).map((rule) => ruleJson(rule, resourceIds)),
   };
   if ((ruleset.rules ?? []).length === 0) delete resource.rules;
   const writer = new SchemaWriter((path) =>
@@ -131,17 +180,20 @@ function rulesetResource(
   );
   return {
     type: 'resource',
-    labels: [RESOURCE_TYPE, resourceName(ruleset)],
-    comments: [importLine(importCommand(zoneId, ruleset, provider))],
+    labels: [RESOURCE_TYPE, name],
+    comments: [importLine(importCommand(owner, named, provider))],
     body: writer.body(resource, schema.members, ''),
   };
 }
 
 /** The members of a rule the configuration holds, in the order people read them. */
-function ruleJson(rule: RuleJson): Json {
+function ruleJson(rule: RuleJson, resourceIds: ReadonlyMap<string, string>): Json {
   const parameters = rule.action_parameters ? { ...rule.action_parameters } : undefined;
   // Providers from 4.48 on have no action_parameters.version: a managed ruleset runs its latest version.
   if (parameters) delete parameters.version;
+  const executed = rule.action === 'execute' ? resourceIds.get(String(parameters?.id)) : undefined;
+  if (parameters && executed !== undefined)
+    parameters.id = { kind: 'reference', text: executed } satisfies HclValue;
   return {
     action: rule.action,
     expression: rule.expression,
@@ -254,13 +306,13 @@ class SchemaWriter {
 }
 
 /** Where a text of the rulesets is not in NFC, which Terraform would store changed: one line each. */
-export function nonNfcTexts(rulesets: readonly RulesetJson[]): string[] {
+export function nonNfcTexts(rulesets: readonly NamedRuleset[]): string[] {
   const found: string[] = [];
   const check = (where: string, text: string | undefined) => {
     if (text !== undefined && !isNfc(text)) found.push(where);
   };
-  for (const ruleset of rulesets) {
-    const name = `${RESOURCE_TYPE}.${resourceName(ruleset)}`;
+  for (const { ruleset, name: resource } of rulesets) {
+    const name = `${RESOURCE_TYPE}.${resource}`;
     check(`${name}: name`, ruleset.name);
     check(`${name}: description`, ruleset.description);
     for (const rule of ruleset.rules ?? []) {

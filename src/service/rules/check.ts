@@ -1,7 +1,10 @@
+import { findManagedRuleset } from '../../engine/managed/catalogue.js';
 import type { Plan } from '../../scheme/profile.js';
 import { CODES, ServiceError } from '../errors.js';
 import { BodyObject, type Place } from '../input.js';
+import type { ExecutableRuleset } from '../rulesets/action-parameters.js';
 import { isRulesetPhase } from '../rulesets/model.js';
+import { rulesetActions } from '../rulesets/owner.js';
 import { readRule } from '../rulesets/read-rule.js';
 import { readFilterFields } from './filter.js';
 import { readNewFirewallRule } from './firewall-rule.js';
@@ -21,6 +24,8 @@ export interface RuleObjectContext {
   plan: Plan;
   /** Ruleset rules: the ruleset's phase. A phase the API does not serve leaves the rule unchecked. */
   phase?: string;
+  /** Ruleset rules: the ruleset's kind, when known; a `root` entry point's rules deploy rulesets. */
+  rulesetKind?: string;
   /** Where the object is in the caller's document, as a JSON pointer (`/result/2`); problems point below. */
   pointer: string;
   /** Its position in its list, from 0: the API names inline filters by it ("filter at index 2"). */
@@ -58,7 +63,13 @@ export function checkRuleObject(
       const object = BodyObject.read(value, place(CODES.invalidRule), 'a firewall rule');
       readNewFirewallRule(object, index, plan, { checkExpression: false });
     } else if (phase !== undefined && isRulesetPhase(phase)) {
-      readRule(value, place(CODES.invalidRulesetValue), { plan, phase, checkExpression: false });
+      const root = context.rulesetKind === 'root';
+      readRule(value, place(CODES.invalidRulesetValue), {
+        plan,
+        phase,
+        checkExpression: false,
+        ...(root ? { actions: rulesetActions('root', phase), executable: executedCustom(value, phase) } : {}),
+      });
     }
     return undefined;
   } catch (error) {
@@ -72,6 +83,16 @@ export function checkRuleObject(
       pointer,
     };
   }
+}
+
+/**
+ * The custom ruleset a root entry point's rule executes, taken to exist: which rulesets an account has is
+ * its data, which a file checked alone does not give. A managed ruleset's id is checked as ever.
+ */
+function executedCustom(rule: unknown, phase: string): ReadonlyMap<string, ExecutableRuleset> {
+  const id = (rule as { action_parameters?: { id?: unknown } } | null)?.action_parameters?.id;
+  if (typeof id !== 'string' || findManagedRuleset(id) !== undefined) return new Map();
+  return new Map([[id, { name: `custom ruleset ${id}`, phase }]]);
 }
 
 /**

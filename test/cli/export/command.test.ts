@@ -8,7 +8,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadHclParser } from '../../../src/terraform/parser.js';
+import { RULESET_SCHEMAS } from '../../../src/terraform/ruleset-schema.js';
 import { RULE_OF_PHASE } from '../../api/phase-rules.js';
+import { schemaProblems } from '../../terraform/schema-check.js';
 import { cfrules } from '../run-binary.js';
 import { type ServeProcess, startServe } from '../serve-process.js';
 import { nastyDescriptions, nastyExpressions, notNfc } from './nasty.js';
@@ -19,6 +22,7 @@ type Json = any;
 
 const TOKEN = 'Exp0rt_-'.padEnd(40, 'x');
 const READER = 'Exp0rt_-'.padEnd(40, 'r');
+const ACCOUNT = '0123456789abcdef0123456789abcdef';
 const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
 const OTHER_ZONE = '123e105f4ecef8ad9ca31a8372d0c353';
 const CUSTOM_ZONE = '223e105f4ecef8ad9ca31a8372d0c353';
@@ -431,6 +435,108 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
     expect(ratelimit.code).toBe(0);
   });
 
+  it("exports an account's root entry points and custom rulesets with --account, from the API and the database", async () => {
+    const at = `${serve.url}/accounts/${ACCOUNT}`;
+    const call = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(`${at}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = (await response.json()) as Json;
+      if (!answer.success) throw new Error(`${method} ${path}: ${JSON.stringify(answer.errors)}`);
+      return answer.result;
+    };
+    const custom = (name: string, phase: string, rule: unknown) =>
+      call('POST', '/rulesets', { name, kind: 'custom', phase, rules: [rule] });
+    const admin = await custom('Admin paths', 'http_request_firewall_custom', {
+      action: 'block',
+      expression: 'starts_with(http.request.uri.path, "/admin")',
+    });
+    // Same name once made an identifier: the second is admin_paths_2.
+    const admin2 = await custom('admin-paths', 'http_request_firewall_custom', {
+      action: 'log',
+      expression: 'http.request.uri.path eq "/wp-admin"',
+    });
+    const transform = await custom(
+      'Strip tracking',
+      'http_request_transform',
+      RULE_OF_PHASE.http_request_transform,
+    );
+    const root = await call('PUT', '/rulesets/phases/http_request_firewall_custom/entrypoint', {
+      rules: [
+        {
+          action: 'execute',
+          expression: 'cf.zone.name eq "example.com"',
+          action_parameters: { id: admin.id },
+        },
+      ],
+    });
+    const parser = await loadHclParser();
+    const online = await cfrules(
+      ['export', 'terraform', '--api', serve.url, '--account', ACCOUNT],
+      withToken,
+    );
+    const offline = await cfrules(['export', 'terraform', '--db', db, '--account', ACCOUNT.toUpperCase()]);
+    expect(online).toMatchObject({ code: 0, stderr: '' });
+    expect(offline.stdout).toBe(online.stdout);
+    expect(schemaProblems(parser, online.stdout, RULESET_SCHEMAS['5'])).toEqual([]);
+    const document = await readHcl(online.stdout);
+    const names = {
+      http_request_firewall_custom: root,
+      admin_paths: admin,
+      admin_paths_2: admin2,
+      strip_tracking: transform,
+    };
+    expect(Object.keys(document.resource.cloudflare_ruleset).sort()).toEqual(Object.keys(names).sort());
+    for (const [name, ruleset] of Object.entries(names)) {
+      expect(resource(document, name)).toMatchObject({
+        account_id: ACCOUNT,
+        name: ruleset.name,
+        kind: ruleset.kind,
+        phase: ruleset.phase,
+      });
+      expect(online.stdout).toContain(`  id = "accounts/${ACCOUNT}/${ruleset.id}"\n`);
+    }
+    expect(root.kind).toBe('root');
+    expect(rulesOf(resource(document, 'admin_paths'))).toEqual(configurable(admin.rules));
+    // The root deploys the custom ruleset by its resource, so that Terraform creates that first.
+    expect(online.stdout).toMatch(/id = cloudflare_ruleset\.admin_paths\.id\n/);
+
+    const offlineAccount = (...more: string[]) =>
+      cfrules(['export', 'terraform', '--db', db, '--account', ACCOUNT, ...more]);
+    const v4 = await offlineAccount('--provider', '4', '--imports');
+    expect(v4.stdout).toContain(
+      `terraform import cloudflare_ruleset.admin_paths account/${ACCOUNT}/${admin.id}\n`,
+    );
+    const v4Configuration = await offlineAccount('--provider', '4');
+    expect(schemaProblems(parser, v4Configuration.stdout, RULESET_SCHEMAS['4'])).toEqual([]);
+
+    // Only the phases asked for; an account with nothing there, or unknown, or a token that cannot reach it.
+    const phase = await offlineAccount('--phase', 'http_request_transform', '--imports');
+    expect(phase.stdout).toBe(
+      `terraform import cloudflare_ruleset.strip_tracking accounts/${ACCOUNT}/${transform.id}\n`,
+    );
+    const nothing = await offlineAccount('--phase', 'http_ratelimit');
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toMatch(
+      `account ${ACCOUNT} has no entry point or custom ruleset in http_ratelimit: nothing to export`,
+    );
+    const unknown = 'f'.repeat(32);
+    for (const run of [
+      await cfrules(['export', 'terraform', '--api', serve.url, '--account', unknown], withToken),
+      await cfrules(['export', 'terraform', '--db', db, '--account', unknown]),
+    ]) {
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(new RegExp(`^cfrules export: account ${unknown} not found`));
+    }
+    const refused = await cfrules(['export', 'terraform', '--api', serve.url, '--account', ACCOUNT], {
+      env: { CLOUDFLARE_API_TOKEN: READER },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`the API refused the token for account ${ACCOUNT} (HTTP 403`);
+  });
+
   it('reports a failure as JSON with --format json', async () => {
     const run = await cfrules([...exportArgs(), '--imports', '--format', 'json'], {
       env: { CLOUDFLARE_API_TOKEN: READER },
@@ -484,6 +590,18 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
     await usage(
       ['export', 'terraform', '--zone', ZONE, '--db', db, '--token', 't'],
       '--db reads the database file offline: give it without --api and --token',
+    );
+    await usage(
+      ['export', 'terraform', '--zone', ZONE, '--account', ACCOUNT, '--db', db],
+      "give --zone or --account, not both: an export writes one zone's or one account's rulesets",
+    );
+    await usage(
+      ['export', 'terraform', '--account', 'acme', '--db', db],
+      "--account takes an account id (32 hexadecimal characters), not 'acme'",
+    );
+    await usage(
+      ['export', 'zone', '--account', ACCOUNT, '--db', db],
+      '--account is an option of export terraform; export zone writes the whole zone',
     );
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   importCommand,
   importLine,
+  namedRulesets,
   nonNfcTexts,
   terraformConfiguration,
 } from '../../../src/cli/export/terraform.js';
@@ -16,6 +17,7 @@ import { nastyDescriptions, nastyExpressions, notNfc } from './nasty.js';
 import { configurable, readHcl, resource, rulesOf } from './read-hcl.js';
 
 const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
+const OWNER = { scope: 'zone', id: ZONE } as const;
 const CMR = 'efb7b8c949ac4650a09736fc376e9aee';
 const OWASP = '4814384a9e5d4991b9815dcfc25d2f1f';
 
@@ -135,7 +137,11 @@ const parser = await loadHclParser();
 describe('terraformConfiguration', () => {
   for (const provider of ['5', '4'] as const) {
     it(`provider ${provider}: writes every rule so that HCL reads back what the API returned`, async () => {
-      const { text, leftOut } = terraformConfiguration(ZONE, [custom, managed, ratelimit], provider);
+      const { text, leftOut } = terraformConfiguration(
+        OWNER,
+        namedRulesets([custom, managed, ratelimit]),
+        provider,
+      );
       expect(leftOut).toEqual([]);
       const document = await readHcl(text);
       for (const ruleset of [custom, managed, ratelimit]) {
@@ -155,7 +161,7 @@ describe('terraformConfiguration', () => {
 
     it(`provider ${provider}: matches the description of the provider's schema, parsed as HCL`, () => {
       const schema = RULESET_SCHEMAS[provider];
-      const { text } = terraformConfiguration(ZONE, [custom, managed, ratelimit], provider);
+      const { text } = terraformConfiguration(OWNER, namedRulesets([custom, managed, ratelimit]), provider);
       expect(schemaProblems(parser, text, schema)).toEqual([]);
       // The checker does find what does not match: a block where provider 5 has an attribute, and back.
       const other = RULESET_SCHEMAS[provider === '5' ? '4' : '5'];
@@ -164,7 +170,7 @@ describe('terraformConfiguration', () => {
   }
 
   it('states the provider versions, and adds an import block (Terraform 1.5) before each resource', () => {
-    const v5 = terraformConfiguration(ZONE, [managed]).text;
+    const v5 = terraformConfiguration(OWNER, namedRulesets([managed])).text;
     expect(v5).toContain(
       'terraform {\n  required_version = ">= 1.5.0"\n\n  required_providers {\n    cloudflare = {\n' +
         '      source  = "cloudflare/cloudflare"\n      version = "~> 5.0"\n    }\n  }\n}\n',
@@ -176,23 +182,25 @@ describe('terraformConfiguration', () => {
         'resource "cloudflare_ruleset" "http_request_firewall_managed" {\n',
     );
     expect(v5).toContain('  rules       = [\n    {\n      action');
-    expect(terraformConfiguration(ZONE, [managed], '4').text).toContain('version = ">= 4.48, < 5.0.0"');
+    expect(terraformConfiguration(OWNER, namedRulesets([managed]), '4').text).toContain(
+      'version = ">= 4.48, < 5.0.0"',
+    );
   });
 
   it('names the import ids as each provider reads them', () => {
-    expect(importLine(importCommand(ZONE, managed))).toBe(
+    expect(importLine(importCommand(OWNER, namedRulesets([managed])[0]))).toBe(
       `terraform import cloudflare_ruleset.http_request_firewall_managed zones/${ZONE}/${'b'.repeat(32)}`,
     );
-    expect(importLine(importCommand(ZONE, managed, '4'))).toBe(
+    expect(importLine(importCommand(OWNER, namedRulesets([managed])[0], '4'))).toBe(
       `terraform import cloudflare_ruleset.http_request_firewall_managed zone/${ZONE}/${'b'.repeat(32)}`,
     );
   });
 
   it('writes skip rules: provider 4 a map of comma-joined ids, provider 5 a map of lists', () => {
-    expect(terraformConfiguration(ZONE, [managed], '4').text).toContain(
+    expect(terraformConfiguration(OWNER, namedRulesets([managed]), '4').text).toContain(
       `rules = {\n        "${CMR}" = "${'1'.repeat(32)},${'2'.repeat(32)}"\n      }`,
     );
-    expect(terraformConfiguration(ZONE, [managed], '5').text).toContain(
+    expect(terraformConfiguration(OWNER, namedRulesets([managed]), '5').text).toContain(
       `rules = {\n          "${CMR}" = ["${'1'.repeat(32)}", "${'2'.repeat(32)}"]\n        }`,
     );
   });
@@ -212,8 +220,8 @@ describe('terraformConfiguration', () => {
       ],
       'e'.repeat(32),
     );
-    expect(terraformConfiguration(ZONE, [withLevel], '5').leftOut).toEqual([]);
-    const v4 = terraformConfiguration(ZONE, [withLevel], '4');
+    expect(terraformConfiguration(OWNER, namedRulesets([withLevel]), '5').leftOut).toEqual([]);
+    const v4 = terraformConfiguration(OWNER, namedRulesets([withLevel]), '4');
     expect(v4.leftOut).toEqual([
       'cloudflare_ruleset.http_request_firewall_managed: rules[0].action_parameters.overrides.categories[0].sensitivity_level is not in the schema of provider 4; left out',
     ]);
@@ -291,7 +299,7 @@ describe('terraformConfiguration', () => {
   );
 
   it('provider 4: headers one block each by name, sets of names, ["*"] for all, read back as the API has them', async () => {
-    const { text, leftOut } = terraformConfiguration(ZONE, [cache, transform, logging], '4');
+    const { text, leftOut } = terraformConfiguration(OWNER, namedRulesets([cache, transform, logging]), '4');
     expect(schemaProblems(parser, text, RULESET_SCHEMAS['4'])).toEqual([]);
     expect(text).toContain(
       'headers {\n        name       = "x-alpha"\n        operation  = "set"\n' +
@@ -314,7 +322,7 @@ describe('terraformConfiguration', () => {
     for (const written of [transform, logging])
       expect(rulesOf(resource(document, written.phase))).toEqual(configurable(written.rules ?? []));
     // Provider 5 has a place for all of it.
-    const v5 = terraformConfiguration(ZONE, [cache, transform, logging], '5');
+    const v5 = terraformConfiguration(OWNER, namedRulesets([cache, transform, logging]), '5');
     expect(v5.leftOut).toEqual([]);
     expect(schemaProblems(parser, v5.text, RULESET_SCHEMAS['5'])).toEqual([]);
   });
@@ -346,7 +354,7 @@ describe('terraformConfiguration', () => {
       ],
       '4'.repeat(32),
     );
-    const { text, leftOut } = terraformConfiguration(ZONE, [newer, errors], '4');
+    const { text, leftOut } = terraformConfiguration(OWNER, namedRulesets([newer, errors]), '4');
     expect(leftOut).toEqual([
       'cloudflare_ruleset.http_log_custom_fields: rules[0].action_parameters.transformed_request_fields is not in the schema of provider 4; left out',
       'cloudflare_ruleset.http_log_custom_fields: rules[0].action_parameters.raw_response_fields is not in the schema of provider 4; left out',
@@ -355,7 +363,7 @@ describe('terraformConfiguration', () => {
     expect(text).toContain('request_fields = ["x-request-id"]');
     expect(text).toContain('status_code = 503');
     expect(schemaProblems(parser, text, RULESET_SCHEMAS['4'])).toEqual([]);
-    expect(terraformConfiguration(ZONE, [newer, errors], '5').leftOut).toEqual([]);
+    expect(terraformConfiguration(OWNER, namedRulesets([newer, errors]), '5').leftOut).toEqual([]);
   });
 
   it('names the texts that are not in NFC, which Terraform would change', () => {
@@ -364,10 +372,36 @@ describe('terraformConfiguration', () => {
       [rule({ id: 'r', expression: `http.host eq "${notNfc}"`, description: notNfc })],
       'd'.repeat(32),
     );
-    expect(nonNfcTexts([custom, managed, ratelimit])).toEqual([]);
-    expect(nonNfcTexts([changed])).toEqual([
+    expect(nonNfcTexts(namedRulesets([custom, managed, ratelimit]))).toEqual([]);
+    expect(nonNfcTexts(namedRulesets([changed]))).toEqual([
       'cloudflare_ruleset.http_request_firewall_custom: rule r: expression',
       'cloudflare_ruleset.http_request_firewall_custom: rule r: description',
+    ]);
+  });
+});
+
+describe('namedRulesets', () => {
+  it('names entry points by phase and custom rulesets by name, each once, as Terraform identifiers', () => {
+    const customRuleset = (name: string, id: string): RulesetJson => ({
+      ...ruleset('http_request_firewall_custom', [], id),
+      kind: 'custom',
+      name,
+    });
+    const names = namedRulesets([
+      customRuleset('HTTP request firewall custom', 'c'.repeat(32)),
+      customRuleset('2024 bans', 'd'.repeat(32)),
+      customRuleset('Règles — admin', 'e'.repeat(32)),
+      customRuleset('règles admin', 'f'.repeat(32)),
+      customRuleset('日本語', '0'.repeat(32)),
+      ruleset('http_request_firewall_custom', [], 'a'.repeat(32)),
+    ]).map(({ ruleset, name }) => [ruleset.id.slice(0, 1), name]);
+    expect(names).toEqual([
+      ['a', 'http_request_firewall_custom'],
+      ['c', 'http_request_firewall_custom_2'],
+      ['d', 'ruleset_2024_bans'],
+      ['e', 'regles_admin'],
+      ['f', 'regles_admin_2'],
+      ['0', `ruleset_${'0'.repeat(32)}`],
     ]);
   });
 });
