@@ -50,6 +50,11 @@ export class FieldLayout {
     return slot;
   }
 
+  /** How many computed values have slots. */
+  get computedCount(): number {
+    return this.computedSlots.size;
+  }
+
   /** The context of one request: values are derived on first use, once. */
   context(input: SampleRequest | FieldValues): RequestContext {
     return new RequestContext(this, input);
@@ -75,7 +80,7 @@ export class RequestContext {
    * Computed values by slot, as `values`: a call that many rules make with the same arguments (a WAF's
    * transformation of every argument, in hundreds of managed rules) runs once per request.
    */
-  private readonly computedValues: (Value | typeof MISSING | undefined)[] = [];
+  private readonly computedValues: (Value | typeof MISSING | undefined)[];
 
   constructor(
     readonly layout: FieldLayout,
@@ -83,6 +88,8 @@ export class RequestContext {
   ) {
     // Filled, not holey: reading a slot is then a plain load (slots added to the layout later append).
     this.values = new Array(layout.names.length).fill(undefined);
+    // Filled too: a zone's managed rules number a thousand computed values, met in any order.
+    this.computedValues = new Array(layout.computedCount).fill(undefined);
   }
 
   /** A field's value; undefined when the request does not have it. */

@@ -1,6 +1,7 @@
 import { type CompiledRegex, re2RegexEngine } from '../../../regex/index.js';
 import { asciiLower, type Value } from '../../../scheme/values.js';
 import { byteRanges, transformationChain, WAF_PHRASE_LISTS } from '../../../scheme/waf-functions.js';
+import { RecentMap } from '../../recent.js';
 import { TextScanner } from '../../text-scan.js';
 import {
   builtFrom,
@@ -35,18 +36,26 @@ function transformRuntime(kind: 'each' | 'steps'): FunctionRuntime {
       return ([chainArgument, ...targets]) => {
         const chain = chainOfArgument(chainArgument);
         if (!chain) return undefined;
-        const parts: (readonly string[])[] = [];
+        // The checker types every target Bytes or Array<Bytes>: a missing field is the only other value.
+        let only: readonly string[] | undefined;
+        let all: string[] | undefined;
         for (const target of targets) {
           const values =
             typeof target === 'string'
               ? asTarget(target)
-              : Array.isArray(target) && target.every(isBytes)
+              : Array.isArray(target)
                 ? (target as string[])
                 : undefined;
-          if (values && values.length > 0) parts.push(transform(values, chain));
+          if (!values || values.length === 0) continue;
+          const part = transform(values, chain);
+          if (only === undefined) only = part;
+          else {
+            all ??= only.slice();
+            for (let i = 0; i < part.length; i++) all.push(part[i] as string);
+          }
         }
         // One target: its transformed array itself (shared with every chain that begins alike).
-        return (parts.length === 1 ? parts[0] : parts.flat()) as string[];
+        return (all ?? only ?? []) as string[];
       };
     },
   };
@@ -300,19 +309,18 @@ const MAX_VERDICTS = 4096;
 const MAX_REMEMBERED_LENGTH = 2048;
 
 /**
- * A detector that remembers its last verdicts by value: several rules run the same detector on the same
+ * A detector that remembers its recent verdicts by value: several rules run the same detector on the same
  * values (942100 and the Managed Ruleset's SQL-injection rules on every argument), and the same header
- * values come back request after request. Forgets everything when full.
+ * values come back request after request. The values used again stay (./recent.ts).
  */
 function remembered(detect: (value: string) => boolean): FunctionImplementation {
-  const verdicts = new Map<string, boolean>();
+  const verdicts = new RecentMap<string, boolean>(MAX_VERDICTS);
   return ([value]) => {
     if (!isBytes(value)) return undefined;
     if (value.length > MAX_REMEMBERED_LENGTH) return detect(value);
     let verdict = verdicts.get(value);
     if (verdict === undefined) {
       verdict = detect(value);
-      if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
       verdicts.set(value, verdict);
     }
     return verdict;
