@@ -20,7 +20,7 @@ const transformChain =
     transformed(asTarget(value), chainOf(names))[0];
 const transformSteps =
   (names: readonly TransformationName[]) =>
-  (value: string): string[] =>
+  (value: string): readonly string[] =>
     transformedSteps(asTarget(value), chainOf(names));
 
 /** Each [input, expected output] pair through one transformation. */

@@ -103,11 +103,17 @@ export function transformed(values: readonly string[], chain: Chain): readonly s
  * ModSecurity's multiMatch: each value before the chain and after each step, without repeats of the same
  * value, in order (value by value).
  */
-export function transformedSteps(values: readonly string[], chain: Chain): string[] {
+export function transformedSteps(values: readonly string[], chain: Chain): readonly string[] {
   const cache = cacheOf(values);
   const all = [values];
-  for (let index = 0; index < chain.names.length; index++)
-    all.push(step(cache, all[index] as readonly string[], chain, index));
+  let changed = false;
+  for (let index = 0; index < chain.names.length; index++) {
+    const next = step(cache, all[index] as readonly string[], chain, index);
+    changed ||= next !== values;
+    all.push(next);
+  }
+  // No step changed a value (the usual case): the values themselves, as the same array.
+  if (!changed) return values;
   const out: string[] = [];
   for (let i = 0; i < values.length; i++) {
     const first = out.length;
