@@ -697,6 +697,13 @@ describe('transformSteps', () => {
     expect(transformSteps(['uppercase', 'lowercase'])('ab')).toEqual(['ab', 'AB']);
   });
 
+  it('keeps every value, repeats across values included, and the array itself when no step changes one', () => {
+    const values = ['abc', 'abc', 'x%41'];
+    const steps = transformedSteps(values, chainOf(['lowercase', 'removeNulls']));
+    expect(steps).toBe(values);
+    expect(transformedSteps(values, chainOf(['urlDecode']))).toEqual(['abc', 'abc', 'x%41', 'xA']);
+  });
+
   it('skips none, and gives the value alone for no transformation', () => {
     expect(transformSteps([])('x')).toEqual(['x']);
     expect(transformSteps(['none', 'none'])('x')).toEqual(['x']);
