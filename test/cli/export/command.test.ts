@@ -61,16 +61,20 @@ const stored: Record<string, Json> = {};
 /** Entry points of the Rules products' phases. */
 const rulesProducts: Record<string, Json> = {};
 
-async function put(phase: string, body: unknown): Promise<Json> {
-  const response = await fetch(`${serve.url}/zones/${ZONE}/rulesets/phases/${phase}/entrypoint`, {
-    method: 'PUT',
+/** A write to the service under `base` (the API's URL and an owner's path) that must succeed: its result. */
+const caller = (base: string) => async (method: string, path: string, body: unknown) => {
+  const response = await fetch(`${base}${path}`, {
+    method,
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   const answer = (await response.json()) as Json;
-  if (!answer.success) throw new Error(`PUT ${phase}: ${JSON.stringify(answer.errors)}`);
-  return answer.result;
-}
+  if (!answer.success) throw new Error(`${method} ${path}: ${JSON.stringify(answer.errors)}`);
+  return answer.result as Json;
+};
+
+const put = (phase: string, body: unknown): Promise<Json> =>
+  caller(`${serve.url}/zones/${ZONE}`)('PUT', `/rulesets/phases/${phase}/entrypoint`, body);
 
 beforeAll(async () => {
   const file = join(dir, 'cfrules.yaml');
@@ -370,16 +374,7 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
   });
 
   it('names each custom ruleset it leaves out, from the API and from the database', async () => {
-    const call = async (method: string, path: string, body: unknown) => {
-      const response = await fetch(`${serve.url}/zones/${CUSTOM_ZONE}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const answer = (await response.json()) as Json;
-      if (!answer.success) throw new Error(`${method} ${path}: ${JSON.stringify(answer.errors)}`);
-      return answer.result;
-    };
+    const call = caller(`${serve.url}/zones/${CUSTOM_ZONE}`);
     const custom = await call('POST', '/rulesets', {
       name: 'Office "rules"\u202e',
       kind: 'custom',
@@ -436,17 +431,7 @@ describe('cfrules export terraform', { timeout: 30_000 }, () => {
   });
 
   it("exports an account's root entry points and custom rulesets with --account, from the API and the database", async () => {
-    const at = `${serve.url}/accounts/${ACCOUNT}`;
-    const call = async (method: string, path: string, body: unknown) => {
-      const response = await fetch(`${at}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const answer = (await response.json()) as Json;
-      if (!answer.success) throw new Error(`${method} ${path}: ${JSON.stringify(answer.errors)}`);
-      return answer.result;
-    };
+    const call = caller(`${serve.url}/accounts/${ACCOUNT}`);
     const custom = (name: string, phase: string, rule: unknown) =>
       call('POST', '/rulesets', { name, kind: 'custom', phase, rules: [rule] });
     const admin = await custom('Admin paths', 'http_request_firewall_custom', {
