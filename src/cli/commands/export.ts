@@ -36,9 +36,10 @@ const TERRAFORM_PHASES: readonly RulesetPhase[] = [
 
 /**
  * `cfrules export terraform`: a zone's entry-point rulesets, or an account's root entry points and custom
- * rulesets, as Terraform configuration, with the commands that import them. `cfrules export zone`: the zone's whole configuration as a zone file (the engine's
- * input, docs/engine.md). The zone is read from a running API, or from the service's database file (--db).
- * Neither the HTTP server nor SQLite is loaded unless that source is used.
+ * rulesets, as Terraform configuration, with the commands that import them. `cfrules export zone`: the
+ * zone's whole configuration as a zone file (the engine's input, docs/engine.md). The zone or account is
+ * read from a running API, or from the service's database file (--db). Neither the HTTP server nor SQLite
+ * is loaded unless that source is used.
  */
 
 const DEFAULT_API = 'http://127.0.0.1:8787/client/v4';
