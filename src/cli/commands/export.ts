@@ -11,7 +11,7 @@ import {
   ExportError,
   type ExportedRulesets,
   type ExportOwner,
-  isZoneId,
+  isObjectId,
 } from '../export/source.js';
 import {
   DEFAULT_PROVIDER,
@@ -182,7 +182,7 @@ function ownerOf(zone: string | undefined, account: string | undefined): ExportO
         "give --zone or --account, not both: an export writes one zone's or one account's rulesets",
       );
     const id = account.trim().toLowerCase();
-    if (!isZoneId(id))
+    if (!isObjectId(id))
       throw new UsageError(`--account takes an account id (32 hexadecimal characters), not '${account}'`);
     return { scope: 'account', id };
   }

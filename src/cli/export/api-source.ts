@@ -5,7 +5,7 @@ import {
   ExportError,
   type ExportedRulesets,
   type ExportOwner,
-  isZoneId,
+  isObjectId,
   nothingToExport,
 } from './source.js';
 
@@ -135,7 +135,7 @@ export interface ZoneSummary {
 /** Checks the zone exists and the token reaches it, so that the error says so rather than "no entry point". */
 export async function resolveZone(source: ApiConnection): Promise<ZoneSummary> {
   const zone = source.owner.id;
-  if (isZoneId(zone)) {
+  if (isObjectId(zone)) {
     const path = `/zones/${zone}`;
     const answer = await call(source, path);
     if (answer.status === 404 && [...ZONE_NOT_FOUND_CODES].some((code) => hasCode(answer, code))) {

@@ -13,7 +13,7 @@ import {
   ExportError,
   type ExportedRulesets,
   type ExportOwner,
-  isZoneId,
+  isObjectId,
   nothingToExport,
 } from './source.js';
 
@@ -91,7 +91,7 @@ function inZone<T>(
   read: (tx: StoreTransaction, zone: ZoneRecord) => Promise<T>,
 ): Promise<T> {
   return inStore(source.path, async (tx) => {
-    const zone: ZoneRecord | undefined = isZoneId(source.zone)
+    const zone: ZoneRecord | undefined = isObjectId(source.zone)
       ? await tx.zones.get(source.zone)
       : await zoneByName(tx, source);
     if (zone === undefined)

@@ -38,8 +38,8 @@ export const customRulesetsIn = (
  */
 export class ExportError extends Error {}
 
-/** Zone ids are 32 lowercase hexadecimal characters; anything else names a zone. */
-export const isZoneId = (zone: string): boolean => /^[0-9a-f]{32}$/.test(zone);
+/** Zone and account ids are 32 lowercase hexadecimal characters; anything else given as a zone names it. */
+export const isObjectId = (zone: string): boolean => /^[0-9a-f]{32}$/.test(zone);
 
 /** The message when a zone or an account has no ruleset to export in the phases read. */
 export function nothingToExport({ scope, id }: ExportOwner, phases: readonly string[]): ExportError {
