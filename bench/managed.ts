@@ -24,37 +24,18 @@ import {
   cloudflareManagedRuleset,
   compiledRules,
   managedRulesContext,
-  OWASP_RULESET_ID,
   owaspCoreRuleset,
 } from '../src/engine/managed/index.js';
 import { readSampleRequest, type SampleRequest } from '../src/request/index.js';
 import { attackCorpus } from '../test/engine/corpus/attacks.js';
-import { ordinaryCorpus } from '../test/engine/corpus/ordinary/index.js';
 import { machineDescription } from './machine.js';
+import { managedZone, mixedTraffic } from './managed-zone.js';
 import { publish } from './results.js';
 
 const machine = machineDescription();
 const build = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 if (build.status !== 0) throw new Error('bench/managed.ts: npm run build failed');
 
-const CLOUDFLARE_MANAGED_RULESET_ID = cloudflareManagedRuleset.id;
-const managedZone = {
-  plan: 'enterprise',
-  rulesets: [
-    {
-      id: 'ep',
-      name: 'Zone managed rules',
-      kind: 'zone',
-      phase: 'http_request_firewall_managed',
-      rules: [CLOUDFLARE_MANAGED_RULESET_ID, OWASP_RULESET_ID].map((id, i) => ({
-        id: `deploy-${i}`,
-        action: 'execute',
-        expression: 'true',
-        action_parameters: { id },
-      })),
-    },
-  ],
-};
 const baselineZone = {
   plan: 'enterprise',
   firewall_rules: [
@@ -120,7 +101,7 @@ const importTimes = loads.map((load) => load.imported);
 
 // --- replay -----------------------------------------------------------------------------------------
 const LINES = 6_000;
-const entries = [...ordinaryCorpus(), ...attackCorpus()];
+const entries = mixedTraffic();
 const lines = Array.from({ length: LINES }, (_, i) =>
   JSON.stringify((entries[i % entries.length] as (typeof entries)[number]).request),
 );

@@ -170,6 +170,34 @@ describe('arrays, maps, [*] and any/all', () => {
     expect(matches('all(http.request.headers.names[*] == "x")', {})).toBe(true); // a mapped comparison over nothing
   });
 
+  it('reads the Bool array of a function under any/all, negated or not, in both tiers', () => {
+    const names = (list?: string[]) => (list ? { 'http.request.headers.names': list } : {});
+    const cases: [string, Record<string, unknown>, boolean][] = [
+      ['any(starts_with(http.request.headers.names[*], "X-"))', names(['Accept', 'X-A']), true],
+      ['any(starts_with(http.request.headers.names[*], "X-"))', names(['Accept']), false],
+      ['all(starts_with(http.request.headers.names[*], "X-"))', names(['X-B', 'X-A']), true],
+      ['all(starts_with(http.request.headers.names[*], "X-"))', names(['X-B', 'Accept']), false],
+      ['any(not starts_with(http.request.headers.names[*], "X-"))', names(['X-B', 'Accept']), true],
+      ['any(not starts_with(http.request.headers.names[*], "X-"))', names(['X-B']), false],
+      ['all(not starts_with(http.request.headers.names[*], "X-"))', names(['Accept', 'Host']), true],
+      ['all(not starts_with(http.request.headers.names[*], "X-"))', names(['Accept', 'X-A']), false],
+      ['any(starts_with(http.request.headers.names[*], "X-"))', names([]), false],
+      ['all(starts_with(http.request.headers.names[*], "X-"))', names([]), true],
+      ['any(not starts_with(http.request.headers.names[*], "X-"))', names([]), false],
+      ['all(not starts_with(http.request.headers.names[*], "X-"))', names([]), true],
+      ['any(starts_with(http.request.headers.names[*], "X-"))', names(), false],
+      ['all(not starts_with(http.request.headers.names[*], "X-"))', names(), true],
+    ];
+    for (const [source, fields, expected] of cases)
+      for (const generateCode of [true, false])
+        expect([source, fields, generateCode, matches(source, fields, { generateCode })]).toEqual([
+          source,
+          fields,
+          generateCode,
+          expected,
+        ]);
+  });
+
   it('short-circuits and/or, and computes xor', () => {
     expect(matches('ssl and http.host eq "a"', { ssl: false })).toBe(false);
     expect(matches('ssl or http.host eq "a"', { ssl: true })).toBe(true);

@@ -33,13 +33,15 @@ function transformRuntime(kind: 'each' | 'steps'): FunctionRuntime {
       const chainOfArgument = builtFrom(chainLiteral, (text) =>
         isBytes(text) ? chainOf(transformationChain(text)) : undefined,
       );
-      return ([chainArgument, ...targets]) => {
-        const chain = chainOfArgument(chainArgument);
+      return (args) => {
+        const chain = chainOfArgument(args[0]);
         if (!chain) return undefined;
         // The checker types every target Bytes or Array<Bytes>: a missing field is the only other value.
         let only: readonly string[] | undefined;
         let all: string[] | undefined;
-        for (const target of targets) {
+        // By index, not by a rest parameter: a copy of the arguments for each of some 500 calls a request.
+        for (let at = 1; at < args.length; at++) {
+          const target = args[at];
           const values =
             typeof target === 'string'
               ? asTarget(target)
