@@ -26,6 +26,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { machineDescription } from './machine.js';
 import { managedZone, mixedTraffic } from './managed-zone.js';
+import { median } from './measure.js';
 import { publish } from './results.js';
 
 const STRIDE = 6;
@@ -125,11 +126,6 @@ function measured(library: string): Figures {
     blocked: full.blocked / PASSES,
   };
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
 
 const libraries: [string, string][] = before
   ? [

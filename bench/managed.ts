@@ -30,6 +30,7 @@ import { readSampleRequest, type SampleRequest } from '../src/request/index.js';
 import { attackCorpus } from '../test/engine/corpus/attacks.js';
 import { machineDescription } from './machine.js';
 import { managedZone, mixedTraffic } from './managed-zone.js';
+import { median } from './measure.js';
 import { publish } from './results.js';
 
 const machine = machineDescription();
@@ -87,10 +88,6 @@ for (let run = 0; run < LOAD_RUNS; run++) {
   if (result.status !== 0) throw new Error(`load run failed: ${result.stderr}`);
   loads.push(JSON.parse(result.stdout));
 }
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
 const spread = (values: number[]): string =>
   `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
 const readyTimes = loads.map((load) => load.ready);

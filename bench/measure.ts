@@ -47,6 +47,11 @@ export function measure(
  * on a shared VM whose speed drifts, both windows of a pair see the same machine, so the ratio holds
  * steadier than the ratio of two separately measured medians.
  */
+/** The middle value (the upper of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  return [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
+}
+
 export function measurePair(
   a: () => unknown,
   b: () => unknown,
@@ -56,11 +61,10 @@ export function measurePair(
   runA(a, warmupMs);
   runB(b, warmupMs);
   const pairs = Array.from({ length: windows }, () => [runA(a, windowMs), runB(b, windowMs)] as const);
-  const ratios = pairs.map(([x, y]) => x.ns / y.ns).sort((x, y) => x - y);
   return {
     a: timing(pairs.map(([x]) => x)),
     b: timing(pairs.map(([, y]) => y)),
-    ratio: ratios[Math.floor(ratios.length / 2)] as number,
+    ratio: median(pairs.map(([x, y]) => x.ns / y.ns)),
   };
 }
 
@@ -104,11 +108,11 @@ function runner(): Runner {
 }
 
 function timing(windows: Window[]): Timing {
-  const sorted = windows.map((window) => window.ns).sort((x, y) => x - y);
-  const median = sorted[Math.floor(sorted.length / 2)] as number;
+  const times = windows.map((window) => window.ns);
+  const middle = median(times);
   return {
-    ns: median,
-    spread: ((sorted[sorted.length - 1] as number) - (sorted[0] as number)) / median,
+    ns: middle,
+    spread: (Math.max(...times) - Math.min(...times)) / middle,
     tally: windows.reduce((sum, window) => sum + window.tally, 0),
     calls: windows.reduce((sum, window) => sum + window.calls, 0),
   };

@@ -13,6 +13,7 @@ import type { CompiledZone } from '../src/engine/zone/types.js';
 import { readSampleRequest } from '../src/request/index.js';
 import { fromLogpush, isLogpushRecord } from '../src/request/logpush.js';
 import { machineDescription } from './machine.js';
+import { median } from './measure.js';
 import { publish } from './results.js';
 
 const machine = machineDescription();
@@ -98,7 +99,6 @@ function run(workers: number, path = requestsPath): { rate: number; seconds: num
     rates.push(Number((match[2] as string).replaceAll(',', '')));
     output = result.stdout;
   }
-  const median = (values: number[]) => values.sort((a, b) => a - b)[1] as number;
   return { rate: median(rates), seconds: median(times), output };
 }
 

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { measure, type Timing } from './measure.js';
+import { measure, median, type Timing } from './measure.js';
 
 /** What is compared: the library's public entry points, as each version exports them. */
 export type Library = typeof import('../src/index.js');
@@ -105,7 +105,6 @@ export function compareWithRevision(expressions: Expression[], metrics: string[]
     const [a, b] = [child(first), child(second)];
     runs.push(first === before ? { before: a, now: b } : { before: b, now: a });
   }
-  const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1] as number;
   const side = (figures: Figures, id: string, metric: string) =>
     (figures[id] as Record<string, number>)[metric] as number;
   const pair = (id: string, metric: string): Pair => ({

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { machineDescription } from './machine.js';
+import { median } from './measure.js';
 import { publish } from './results.js';
 
 const ROUNDS = 20;
@@ -121,8 +122,6 @@ for (let round = -1; round < ROUNDS; round++) {
 }
 rmSync(dir, { recursive: true, force: true });
 
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 const rows = cases.map((testCase, i) => {
   const own = times[i] as number[];
   const ratio = median(own.map((time, round) => time / (floors[round] as number)));

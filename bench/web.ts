@@ -23,6 +23,7 @@ import { bundleWeb } from '../scripts/web-bundle.mjs';
 import { browserMissing, launchChromium } from '../test/web/browser.js';
 import { serveDirectory } from '../test/web/static-server.js';
 import { machineDescription } from './machine.js';
+import { median } from './measure.js';
 import { publish } from './results.js';
 
 const missing = browserMissing();
@@ -36,10 +37,6 @@ await bundleWeb({ outdir });
 const server = await serveDirectory(outdir);
 const browser: Browser = await launchChromium();
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
 const range = (values: number[], digits = 0) =>
   `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
 

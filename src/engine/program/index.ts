@@ -205,12 +205,8 @@ class IndexedProgram {
   private scanTexts(index: TextIndex, context: RequestContext, found: CandidateMarks): void {
     const owning = this.textOwners;
     owning.clear();
-    for (let piece = 0; piece < this.pieces.length; piece++) {
-      const value = (this.pieces[piece] as Reader)(context);
-      if (typeof value === 'string') owning.add(value, piece);
-      else if (Array.isArray(value))
-        for (const item of value) if (typeof item === 'string') owning.add(item, piece);
-    }
+    for (let piece = 0; piece < this.pieces.length; piece++)
+      forEachText((this.pieces[piece] as Reader)(context), owning.add, piece);
     const owners = this.owners;
     const { scanner, anywhere, placed, foundIn } = index;
     const { texts } = owning;
@@ -257,10 +253,18 @@ class CandidateMarks implements Candidates {
   }
 }
 
-/** A Bytes value, or each Bytes element of an array value. */
-function forEachText(value: Value | undefined, visit: (text: string) => void): void {
-  if (typeof value === 'string') visit(value);
-  else if (Array.isArray(value)) for (const item of value) if (typeof item === 'string') visit(item);
+/**
+ * A Bytes value, or each Bytes element of an array value; `extra` is passed along, so that a caller
+ * looping over many values needs no closure per value.
+ */
+function forEachText<Extra>(
+  value: Value | undefined,
+  visit: (text: string, extra: Extra) => void,
+  extra?: Extra,
+): void {
+  if (typeof value === 'string') visit(value, extra as Extra);
+  else if (Array.isArray(value))
+    for (const item of value) if (typeof item === 'string') visit(item, extra as Extra);
 }
 
 /**
@@ -284,7 +288,7 @@ class TextOwners {
   }
 
   /** Records that `text` is an element of `piece` (pieces come in order: a repeat is the last pair). */
-  add(text: string, piece: number): void {
+  readonly add = (text: string, piece: number): void => {
     let number = this.numbers.get(text);
     if (number === undefined) {
       number = this.texts.push(text) - 1;
@@ -300,7 +304,7 @@ class TextOwners {
     this.piece[pair] = piece;
     this.previous[pair] = this.last[number] as number;
     this.last[number] = pair;
-  }
+  };
 
   /** Writes `stamp` into `owners` at each piece that text number `text` is an element of. */
   stampOwners(text: number, owners: Int32Array, stamp: number): void {
