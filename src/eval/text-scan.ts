@@ -9,6 +9,11 @@
  * With `ignoreCase`, ASCII letters of the text fall in the class of their lower-case letter: literals
  * given in lower case are then found in any case, without lower-casing the text first.
  */
+/** The automaton's first state (0 in its table means a transition not worked out yet). */
+const ROOT = 1;
+
+const NONE: readonly number[] = [];
+
 export class TextScanner {
   /** The literals, by id; the automaton is built from them all at once (build()). */
   readonly literals: string[] = [];
@@ -17,19 +22,29 @@ export class TextScanner {
   private classOf = new Uint8Array(256);
   private classes = 1;
   /**
-   * After build(): state × class → state, -1 where not worked out yet. The trie's edges and the root's row
-   * are there from the start; any other transition is the fail state's, worked out the first time a scan
-   * takes it (resolve()) and kept. A zone's index holds some 18,000 states and 80 classes, and a process
-   * that loads the managed rulesets builds it before its first answer: completing every row at once cost
-   * most of that time, and a request's texts visit a small part of the table.
+   * After build(): state × class → state, 0 where not worked out yet. States are numbered from 1 (the
+   * root), so that a new table needs no filling: its zeros are the unknowns. The trie's edges and the
+   * root's row are there from the start; any other transition is the fail state's, worked out the first
+   * time a scan takes it (resolve()) and kept. Fail states and outputs are likewise worked out for a state
+   * the first time a scan reaches it. A zone's index holds some 17,000 states and 85 classes, and a process
+   * that loads the managed rulesets builds it before its first answer: completing the automaton at once
+   * cost most of that time (the breadth-first walk alone some 6 ms), and a request's texts visit a small
+   * part of it.
    */
   private table: Uint16Array | Int32Array = new Uint16Array(0);
-  /** The table's "not worked out yet": the largest value of its element type, or -1. */
-  private unknown = 0xffff;
+  /** After build(): each state's fail state, 0 where not worked out yet. */
   private fail = new Int32Array(0);
-  /** After build(): the literal ids ending at each state, its fail chain's included (most have none). */
+  /** After build(): each state's parent in the trie, and the class of the edge from it. */
+  private parent = new Int32Array(0);
+  private classOfEdge = new Uint8Array(0);
+  /** After build(): the literals ending exactly at each state (sparse: few states have any). */
+  private own: number[][] = [];
+  /** The literal ids ending at each state, its fail chain's included (most have none). */
   private outputs: (readonly number[])[] = [];
-  /** After build(): 1 for states where some literal ends (most states have none: one load to skip them). */
+  /**
+   * Per state: 0 if no literal ends there, 1 if some does, 2 while not worked out yet (outputsOf()): the
+   * scan's one load to skip the states where nothing ends.
+   */
   private ends = new Uint8Array(0);
 
   constructor(private readonly ignoreCase = false) {}
@@ -57,73 +72,100 @@ export class TextScanner {
     if (ignoreCase)
       for (let upper = 0x41; upper <= 0x5a; upper++) classOf[upper] = classOf[upper | 0x20] as number;
     this.classes = classes;
-    // The trie, its edges keyed by state × class, with each state's children as a list (first child, next
-    // sibling) for the walk below; the table is written once the number of states is known.
-    const edges = new Map<number, number>();
-    const firstChild = [-1];
-    const nextSibling = [-1];
-    const classOfEdge = [0];
+    // The trie, each state's children as a list (first child, next sibling, the class of the edge into
+    // it), in arrays as long as the literals' characters (the most states there can be); the root's
+    // children by class too, since most literals begin there. The table is written once the number of
+    // states is known. (A map of edges by state × class cost more than the rest of the build.)
+    let most = ROOT + 1;
+    for (const literal of literals) most += literal.length;
+    const firstChild = new Int32Array(most);
+    const nextSibling = new Int32Array(most);
+    const classOfEdge = new Uint8Array(most);
+    const parent = new Int32Array(most);
+    const rootChild = new Int32Array(classes);
+    let states = ROOT + 1;
     // The literals ending at each state: few states have any.
-    const own = new Map<number, number[]>();
+    const own: number[][] = [];
     literals.forEach((literal, id) => {
-      let state = 0;
+      let state = ROOT;
       for (let i = 0; i < literal.length; i++) {
         const cls = classOf[fold(literal.charCodeAt(i))] as number;
-        const at = state * classes + cls;
-        let target = edges.get(at);
-        if (target === undefined) {
-          target = firstChild.length;
-          edges.set(at, target);
-          firstChild.push(-1);
-          classOfEdge.push(cls);
-          nextSibling.push(firstChild[state] as number);
+        let target = state === ROOT ? (rootChild[cls] as number) : (firstChild[state] as number);
+        if (state !== ROOT)
+          while (target !== 0 && classOfEdge[target] !== cls) target = nextSibling[target] as number;
+        if (target === 0) {
+          target = states++;
+          classOfEdge[target] = cls;
+          parent[target] = state;
+          nextSibling[target] = firstChild[state] as number;
           firstChild[state] = target;
+          if (state === ROOT) rootChild[cls] = target;
         }
         state = target;
       }
-      const ending = own.get(state);
+      const ending = own[state];
       if (ending) ending.push(id);
-      else own.set(state, [id]);
+      else own[state] = [id];
     });
-    const states = firstChild.length;
     // Two bytes a transition while the states fit (they do for the managed rulesets' index): half the
-    // memory to fill, and to read.
-    const small = states < 0xffff;
-    const unknown = small ? 0xffff : -1;
-    const table = small ? new Uint16Array(states * classes) : new Int32Array(states * classes);
-    table.fill(unknown);
-    for (const [at, target] of edges) table[at] = target;
+    // memory to read.
+    const table = states <= 0xffff ? new Uint16Array(states * classes) : new Int32Array(states * classes);
+    for (let state = ROOT; state < states; state++)
+      for (let child = firstChild[state] as number; child !== 0; child = nextSibling[child] as number)
+        table[state * classes + (classOfEdge[child] as number)] = child;
     // The root stays where it is on any byte that begins no literal.
-    for (let cls = 0; cls < classes; cls++) if (table[cls] === unknown) table[cls] = 0;
+    for (let cls = 0; cls < classes; cls++)
+      if (table[ROOT * classes + cls] === 0) table[ROOT * classes + cls] = ROOT;
     this.table = table;
-    this.unknown = unknown;
-    const NONE: readonly number[] = [];
-    const outputs: (readonly number[])[] = new Array(states);
-    const ends = new Uint8Array(states);
-    const fail = new Int32Array(states);
-    this.fail = fail;
-    outputs[0] = own.get(0) ?? NONE;
-    ends[0] = outputs[0].length > 0 ? 1 : 0;
-    const queue = new Int32Array(states);
-    let tail = 0;
-    for (let child = firstChild[0] as number; child >= 0; child = nextSibling[child] as number)
-      queue[tail++] = child;
-    for (let head = 0; head < tail; head++) {
-      const state = queue[head] as number;
-      const failState = fail[state] as number;
-      const inherited = outputs[failState] as readonly number[];
-      const mine = own.get(state) ?? NONE;
-      outputs[state] =
-        mine.length === 0 ? inherited : inherited.length === 0 ? mine : [...mine, ...inherited];
-      ends[state] = (outputs[state] as readonly number[]).length > 0 ? 1 : 0;
-      for (let child = firstChild[state] as number; child >= 0; child = nextSibling[child] as number) {
-        // A child of the root fails to the root; any other to where its parent's fail state goes on its byte.
-        if (state !== 0) fail[child] = this.resolve(failState, classOfEdge[child] as number);
-        queue[tail++] = child;
+    this.fail = new Int32Array(states);
+    // The root's fail state is itself: never used, but not 0, which would mean "not worked out yet".
+    this.fail[ROOT] = ROOT;
+    this.parent = parent;
+    this.classOfEdge = classOfEdge;
+    this.own = own;
+    this.outputs = new Array(states).fill(NONE);
+    this.outputs[ROOT] = own[ROOT] ?? NONE;
+    this.ends = new Uint8Array(states).fill(2);
+    this.ends[ROOT] = (this.outputs[ROOT] as readonly number[]).length > 0 ? 1 : 0;
+  }
+
+  /**
+   * A state's fail state: the longest proper suffix of its path that is also a path of the trie. A child
+   * of the root fails to the root; any other state to where its parent's fail state goes on its byte. The
+   * ancestors not worked out yet are worked out first, from the top down, in a loop rather than by
+   * recursion (a literal may be thousands of bytes long).
+   */
+  private failOf(state: number): number {
+    const { fail, parent } = this;
+    if (fail[state] === 0) {
+      const pending: number[] = [];
+      for (let at = state; fail[at] === 0; at = parent[at] as number) pending.push(at);
+      for (let k = pending.length - 1; k >= 0; k--) {
+        const at = pending[k] as number;
+        const up = parent[at] as number;
+        fail[at] = up === ROOT ? ROOT : this.resolve(fail[up] as number, this.classOfEdge[at] as number);
       }
     }
-    this.outputs = outputs;
-    this.ends = ends;
+    return fail[state] as number;
+  }
+
+  /**
+   * The literals ending at a state, worked out (and kept) the first time: its own, then its fail state's,
+   * along the fail chain to the first state already worked out (the root is).
+   */
+  private outputsOf(state: number): readonly number[] {
+    const { ends, outputs, own } = this;
+    const pending: number[] = [];
+    for (let at = state; ends[at] === 2; at = this.failOf(at)) pending.push(at);
+    for (let k = pending.length - 1; k >= 0; k--) {
+      const at = pending[k] as number;
+      const inherited = outputs[this.failOf(at)] as readonly number[];
+      const mine = own[at] ?? NONE;
+      const merged = mine.length === 0 ? inherited : inherited.length === 0 ? mine : [...mine, ...inherited];
+      outputs[at] = merged;
+      ends[at] = merged.length > 0 ? 1 : 0;
+    }
+    return outputs[state] as readonly number[];
   }
 
   /**
@@ -132,37 +174,39 @@ export class TextScanner {
    * passed on the way.
    */
   private resolve(state: number, cls: number): number {
-    const { table, classes, fail, unknown } = this;
+    const { table, classes } = this;
     let known = state;
-    while (table[known * classes + cls] === unknown) known = fail[known] as number;
+    while (table[known * classes + cls] === 0) known = this.failOf(known);
     const target = table[known * classes + cls] as number;
-    for (let at = state; at !== known; at = fail[at] as number) table[at * classes + cls] = target;
+    for (let at = state; at !== known; at = this.failOf(at)) table[at * classes + cls] = target;
     return target;
   }
 
   /** Calls `found(literalId, end)` for each occurrence (`end` is the index after its last character). */
   scan(text: string, found: (literal: number, end: number) => void): void {
-    const { table, classes, classOf, outputs, ends, unknown } = this;
-    let state = 0;
+    const { table, classes, classOf, outputs, ends } = this;
+    let state = ROOT;
     for (let i = 0; i < text.length; i++) {
       const cls = classOf[text.charCodeAt(i) & 0xff] as number;
       const next = table[state * classes + cls] as number;
-      state = next !== unknown ? next : this.resolve(state, cls);
-      if (ends[state] === 0) continue;
-      const output = outputs[state] as number[];
+      state = next !== 0 ? next : this.resolve(state, cls);
+      const end = ends[state];
+      if (end === 0) continue;
+      const output = (end === 1 ? outputs[state] : this.outputsOf(state)) as readonly number[];
       for (let k = 0; k < output.length; k++) found(output[k] as number, i + 1);
     }
   }
 
   /** Whether any literal occurs in the text; stops at the first. */
   findsAny(text: string): boolean {
-    const { table, classes, classOf, ends, unknown } = this;
-    let state = 0;
+    const { table, classes, classOf, ends } = this;
+    let state = ROOT;
     for (let i = 0; i < text.length; i++) {
       const cls = classOf[text.charCodeAt(i) & 0xff] as number;
       const next = table[state * classes + cls] as number;
-      state = next !== unknown ? next : this.resolve(state, cls);
-      if (ends[state] === 1) return true;
+      state = next !== 0 ? next : this.resolve(state, cls);
+      const end = ends[state];
+      if (end === 1 || (end === 2 && this.outputsOf(state).length > 0)) return true;
     }
     return false;
   }

@@ -61,4 +61,43 @@ describe('TextScanner (Aho–Corasick)', () => {
       { numRuns: 500 },
     );
   });
+
+  // The automaton is worked out as scans reach its states: one scanner over several texts must give each
+  // text's answer, whatever the earlier texts worked out.
+  it('agrees with a naive search text after text on one scanner (property)', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'A', 'c', '\xff'), maxLength: 24 });
+    const literals = fc.array(
+      fc.string({ unit: fc.constantFrom('a', 'b', 'c'), minLength: 1, maxLength: 5 }),
+      {
+        minLength: 1,
+        maxLength: 12,
+      },
+    );
+    fc.assert(
+      fc.property(
+        literals,
+        fc.array(text, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        (list, inputs, ignoreCase) => {
+          const scanner = new TextScanner(ignoreCase);
+          for (const literal of list) scanner.add(literal);
+          scanner.build();
+          for (const input of inputs) {
+            const expected = naive(list, input, ignoreCase);
+            expect(scanner.findsAny(input)).toBe(expected.length > 0);
+            const found: string[] = [];
+            scanner.scan(input, (id, end) => found.push(`${id}@${end}`));
+            expect(found.sort()).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('takes literals tens of thousands of bytes long', () => {
+    const long = 'ab'.repeat(20_000);
+    const text = `x${long}ab`;
+    expect(scanned([long, 'ba'], text)).toEqual(naive([long, 'ba'], text).slice(0).sort());
+  });
 });

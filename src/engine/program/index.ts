@@ -14,6 +14,7 @@ import {
   type Tested,
 } from './condition.js';
 import { IpIndex } from './ip-index.js';
+import { grown, type LiteralGroups, LiteralUses } from './literal-uses.js';
 
 /**
  * A zone's rule expressions as one indexed program (docs/engine-program.md). Each rule's necessary
@@ -52,12 +53,6 @@ interface TextUse {
   place: TextPlace;
 }
 
-/** The rules that need one literal anywhere in one piece. */
-interface PieceRules {
-  piece: number;
-  rules: number[];
-}
-
 interface TextIndex {
   scanner: TextScanner;
   /**
@@ -65,7 +60,7 @@ interface TextIndex {
    * cannot add to. Grouped by piece because a literal is shared by many rules over the same pieces: an
    * occurrence then looks at each piece once, not at each of its rules (a third of the visits).
    */
-  anywhere: PieceRules[][];
+  anywhere: LiteralGroups;
   /** Per literal id: its uses at the start or end of a text. */
   placed: TextUse[][];
   /** Per literal id: the number of the last text it was found in. */
@@ -115,7 +110,7 @@ class IndexedProgram {
     };
     const scanner = new TextScanner(true);
     const literalIds = new Map<string, number>();
-    const anywhere: PieceRules[][] = [];
+    const anywhere = new LiteralUses();
     const placed: TextUse[][] = [];
     // A filter whose condition is known already is not read again (its tree may not even be built yet).
     const toRead = filters.filter((f) => f.expression === 'filter' && !hasKnownCondition(f));
@@ -131,7 +126,8 @@ class IndexedProgram {
         this.alwaysIndices.push(rule);
         return;
       }
-      for (const atom of condition) {
+      for (let a = 0; a < condition.length; a++) {
+        const atom = condition[a] as Atom;
         if (atom.kind === 'equals') {
           const values = mapOf(equals, this.key(atom.value), () => new Map<string, number[]>());
           for (const value of atom.values) mapOf(values, value, () => []).push(rule);
@@ -139,14 +135,18 @@ class IndexedProgram {
           const list = mapOf(ips, this.key(atom.value), () => []);
           for (const range of atom.ranges) list.push({ range, rule });
         } else {
-          const id = mapOf(literalIds, asciiLower(atom.literal), () => {
-            anywhere.push([]);
+          const literal = asciiLower(atom.literal);
+          const id = mapOf(literalIds, literal, () => {
             placed.push([]);
-            return scanner.add(asciiLower(atom.literal));
+            return scanner.add(literal);
           });
-          for (const piece of pieceNumbersOf(atom)) {
+          // Indexed loops here and above: this runs once per process, mostly before V8 optimises it, and an
+          // unoptimised `for…of` allocates at each step.
+          const pieces = pieceNumbersOf(atom);
+          for (let k = 0; k < pieces.length; k++) {
+            const piece = pieces[k] as number;
             if (atom.place !== 'anywhere') (placed[id] as TextUse[]).push({ rule, piece, place: atom.place });
-            else addRule(anywhere[id] as PieceRules[], piece, rule);
+            else anywhere.add(id, piece, rule);
           }
         }
       }
@@ -155,7 +155,12 @@ class IndexedProgram {
     for (const [key, entries] of ips) this.ips.push({ read: this.reader(key), index: new IpIndex(entries) });
     if (literalIds.size > 0) {
       scanner.build();
-      this.text = { scanner, anywhere, placed, foundIn: new Int32Array(anywhere.length) };
+      this.text = {
+        scanner,
+        anywhere: anywhere.groups(literalIds.size, this.pieces.length),
+        placed,
+        foundIn: new Int32Array(literalIds.size),
+      };
     }
     this.owners = new Int32Array(this.pieces.length);
   }
@@ -209,6 +214,7 @@ class IndexedProgram {
       forEachText((this.pieces[piece] as Reader)(context), owning.add, piece);
     const owners = this.owners;
     const { scanner, anywhere, placed, foundIn } = index;
+    const { groupStart, groupPiece, ruleStart, rules } = anywhere;
     const { texts } = owning;
     for (let at = 0; at < texts.length; at++) {
       const text = texts[at] as string;
@@ -220,8 +226,12 @@ class IndexedProgram {
       scanner.scan(text, (literal, end) => {
         if (foundIn[literal] !== number) {
           foundIn[literal] = number;
-          for (const { piece, rules } of anywhere[literal] as PieceRules[])
-            if (owners[piece] === number) for (const rule of rules) found.mark(rule);
+          const end = groupStart[literal + 1] as number;
+          for (let group = groupStart[literal] as number; group < end; group++) {
+            if (owners[groupPiece[group] as number] !== number) continue;
+            const last = ruleStart[group + 1] as number;
+            for (let at = ruleStart[group] as number; at < last; at++) found.mark(rules[at] as number);
+          }
         }
         for (const use of placed[literal] as TextUse[]) {
           if (owners[use.piece] !== number) continue;
@@ -311,22 +321,6 @@ class TextOwners {
     for (let pair = this.last[text] as number; pair >= 0; pair = this.previous[pair] as number)
       owners[this.piece[pair] as number] = stamp;
   }
-}
-
-function grown(array: Int32Array): Int32Array {
-  const bigger = new Int32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
-}
-
-/** Adds a rule to the group of its piece (a rule's atoms may name the same literal and piece twice). */
-function addRule(groups: PieceRules[], piece: number, rule: number): void {
-  let group = groups.find((g) => g.piece === piece);
-  if (!group) {
-    group = { piece, rules: [] };
-    groups.push(group);
-  }
-  if (group.rules[group.rules.length - 1] !== rule) group.rules.push(rule);
 }
 
 function mapOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
