@@ -226,11 +226,11 @@ class IndexedProgram {
       scanner.scan(text, (literal, end) => {
         if (foundIn[literal] !== number) {
           foundIn[literal] = number;
-          const end = groupStart[literal + 1] as number;
-          for (let group = groupStart[literal] as number; group < end; group++) {
+          const groupsEnd = groupStart[literal + 1] as number;
+          for (let group = groupStart[literal] as number; group < groupsEnd; group++) {
             if (owners[groupPiece[group] as number] !== number) continue;
-            const last = ruleStart[group + 1] as number;
-            for (let at = ruleStart[group] as number; at < last; at++) found.mark(rules[at] as number);
+            const rulesEnd = ruleStart[group + 1] as number;
+            for (let k = ruleStart[group] as number; k < rulesEnd; k++) found.mark(rules[k] as number);
           }
         }
         for (const use of placed[literal] as TextUse[]) {
