@@ -23,8 +23,11 @@ import { grown, type LiteralGroups, LiteralUses } from './literal-uses.js';
  * field once and only the rules it may match run their whole expression. Rules without a condition run
  * for every request. The answers are those of running every rule (a property test holds it to that).
  */
-export function indexedMatcher(filters: readonly Filter[]): RuleMatcher {
-  const program = new IndexedProgram(filters);
+export function indexedMatcher(
+  filters: readonly Filter[],
+  neverRun: ReadonlySet<number> = new Set(),
+): RuleMatcher {
+  const program = new IndexedProgram(filters, neverRun);
   return {
     forRequest: (context) => program.forRequest(context),
     candidates: (context) => program.candidates(context),
@@ -89,7 +92,11 @@ class IndexedProgram {
   /** A request's texts and their pieces, in arrays kept from one request to the next. */
   private readonly textOwners = new TextOwners();
 
-  constructor(private readonly filters: readonly Filter[]) {
+  /** `neverRun`: filters the engine never asks about (rules that cannot run): never candidates. */
+  constructor(
+    private readonly filters: readonly Filter[],
+    neverRun: ReadonlySet<number>,
+  ) {
     this.always = new Uint8Array(filters.length);
     const equals = new Map<string, Map<string, number[]>>();
     const ips = new Map<string, { range: IpRange; rule: number }[]>();
@@ -113,9 +120,12 @@ class IndexedProgram {
     const anywhere = new LiteralUses();
     const placed: TextUse[][] = [];
     // A filter whose condition is known already is not read again (its tree may not even be built yet).
-    const toRead = filters.filter((f) => f.expression === 'filter' && !hasKnownCondition(f));
+    const toRead = filters.filter(
+      (f, rule) => f.expression === 'filter' && !hasKnownCondition(f) && !neverRun.has(rule),
+    );
     const popularity = countTestedValues(toRead.map((f) => f.ast));
     filters.forEach((filter, rule) => {
+      if (neverRun.has(rule)) return;
       const condition = hasKnownCondition(filter)
         ? filter.knownCondition
         : filter.expression === 'filter'

@@ -47,8 +47,12 @@ export interface CompiledProgram {
 }
 
 /** The one place that picks how rule expressions are matched (the indexed program, or rule by rule). */
-export function matcherFor(filters: readonly Filter[], options: CompileZoneOptions): RuleMatcher {
-  return options.matcher === 'rule-by-rule' ? ruleByRuleMatcher(filters) : indexedMatcher(filters);
+export function matcherFor(
+  filters: readonly Filter[],
+  options: CompileZoneOptions,
+  neverRun: ReadonlySet<number> = new Set(),
+): RuleMatcher {
+  return options.matcher === 'rule-by-rule' ? ruleByRuleMatcher(filters) : indexedMatcher(filters, neverRun);
 }
 
 /** Filter index → position among the firewall rules (-1: not a firewall rule's, or invalid). */
@@ -85,6 +89,13 @@ class ZoneCompiler {
   readonly warnings: ZoneProblem[] = [];
   readonly rules: RuleName[] = [];
   readonly filters: Filter[] = [];
+  /**
+   * The filters of rules that never run whatever the request: paused firewall rules, disabled ruleset
+   * rules, managed rules the deployment leaves off (the OWASP rules above its paranoia level: 151 of 330).
+   * The engine traces them without matching them, so the index leaves them out: no piece, literal or
+   * candidate of theirs costs a request anything.
+   */
+  private readonly neverRun = new Set<number>();
   readonly plan: Plan;
   private readonly ids = new Map<string, string>();
   /** Custom rulesets by owner and id: the zone's execute its own, the account's entry points the account's. */
@@ -133,7 +144,7 @@ class ZoneCompiler {
     }
     this.problems.push(...checkPreviousWaf(this.zone.previous_waf, this.zone.page_rules));
     if (this.problems.length > 0) return { ok: false, problems: this.problems };
-    const matcher = matcherFor(this.filters, this.options);
+    const matcher = matcherFor(this.filters, this.options, this.neverRun);
     const compiled = { program, rules: this.rules, filters: this.filters, matcher, warnings: this.warnings };
     return { ok: true, compiled };
   }
@@ -221,12 +232,14 @@ class ZoneCompiler {
         `${path}/filter/expression`,
         name,
       );
+      const paused = rule.paused === true || rule.filter.paused === true;
+      if (paused) this.neverRun.add(index);
       steps.push({
         index,
         name,
         expression: rule.filter.expression,
         action: rule.action,
-        paused: rule.paused === true || rule.filter.paused === true,
+        paused,
         products: rule.action === 'bypass' ? (rule.products ?? []) : [],
         priority: rule.priority ?? null,
         order,
@@ -331,6 +344,7 @@ class ZoneCompiler {
       action: rule.action,
       enabled: rule.enabled !== false,
     };
+    if (!step.enabled) this.neverRun.add(index);
     const parameters = rule.action_parameters ?? {};
     const parametersPath = `${path}/action_parameters`;
     if (rule.action === 'skip') step.skip = this.skipTargets(parameters, parametersPath, phase);
@@ -517,7 +531,9 @@ class ZoneCompiler {
         ruleset: ruleset.id,
         stage: 'http_request_firewall_managed',
       };
-      return { index: this.add(name, filter), name, rule, ...settings };
+      const index = this.add(name, filter);
+      if (!settings.enabled) this.neverRun.add(index);
+      return { index, name, rule, ...settings };
     });
     return { ruleset, rules };
   }

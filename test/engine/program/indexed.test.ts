@@ -257,6 +257,8 @@ describe('the indexed program and rule-by-rule evaluation', () => {
       expression,
       action: fc.constantFrom('block', 'log', 'allow', 'bypass', 'managed_challenge'),
       priority: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+      // Paused (a firewall rule) or disabled (a custom rule): the index leaves such rules out.
+      off: fc.boolean(),
     });
     fc.assert(
       fc.property(
@@ -271,6 +273,7 @@ describe('the indexed program and rule-by-rule evaluation', () => {
               action: r.action,
               ...(r.priority === undefined ? {} : { priority: r.priority }),
               ...(r.action === 'bypass' ? { products: ['waf'] } : {}),
+              ...(r.off ? { paused: true } : {}),
               filter: { expression: r.expression },
             })),
             rulesets: [
@@ -282,6 +285,7 @@ describe('the indexed program and rule-by-rule evaluation', () => {
                   id: `c${i}`,
                   action: r.action === 'block' ? 'block' : 'log',
                   expression: r.expression,
+                  ...(r.off ? { enabled: false } : {}),
                 })),
               },
               {

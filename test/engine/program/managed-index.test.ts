@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { compileZone } from '../../../src/engine/index.js';
 import {
   cloudflareManagedRuleset,
   compiledRules,
@@ -131,5 +132,67 @@ describe('the managed rulesets through the indexed program', () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+// A zone indexes only the rules its deployment can run: the OWASP rules above the paranoia level (151 of
+// 330 by default) are left out of its index. Its simulations must not change for it.
+describe('a zone deploying both managed rulesets', () => {
+  const deploy = (owaspOverrides?: Record<string, unknown>) => ({
+    plan: 'enterprise',
+    rulesets: [
+      {
+        id: 'ep',
+        kind: 'zone',
+        phase: 'http_request_firewall_managed',
+        rules: [
+          {
+            id: 'cf',
+            action: 'execute',
+            expression: 'true',
+            action_parameters: { id: cloudflareManagedRuleset.id },
+          },
+          {
+            id: 'owasp',
+            action: 'execute',
+            expression: 'true',
+            action_parameters: {
+              id: owaspCoreRuleset.id,
+              ...(owaspOverrides ? { overrides: owaspOverrides } : {}),
+            },
+          },
+        ],
+      },
+    ],
+  });
+  const requests = attackCorpus()
+    .filter((_, i) => i % 4 === 0)
+    .map(({ request }) => {
+      const read = readSampleRequest(request);
+      if (!read.ok) throw new Error('request');
+      return read.request;
+    });
+
+  it.each([
+    ['as deployed by default (paranoia level 1)', undefined],
+    [
+      'with paranoia level 2 turned on and one rule off',
+      {
+        categories: [{ category: 'paranoia-level-2', enabled: true }],
+        rules: [{ id: owaspCoreRuleset.rules[5]?.id, enabled: false }],
+      },
+    ],
+  ])('decides as running every rule does, %s', (_, overrides) => {
+    const compiled = compileZone(deploy(overrides));
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+    const byRule = compiled.zone.ruleByRule();
+    let blocked = 0;
+    for (const request of requests) {
+      const expected = byRule.simulate(request, { trace: false });
+      expect(compiled.zone.simulate(request, { trace: false })).toEqual(expected);
+      blocked += expected.action === 'block' ? 1 : 0;
+    }
+    // The requests are attacks: most are blocked (a zone that ran nothing would pass this loop).
+    expect(blocked).toBeGreaterThan(requests.length / 2);
   });
 });
