@@ -211,7 +211,15 @@ function breadthOf(atom: Atom, popularity: Popularity): number {
  * no rule. A conjunction looks for a narrower condition among its other operands.
  */
 export const holdsAlmostAlways = (atom: Atom): boolean =>
-  atom.kind === 'text' && atom.place === 'anywhere' && /^[a-z0-9]$/i.test(atom.literal);
+  atom.kind === 'text' &&
+  atom.place === 'anywhere' &&
+  atom.literal.length === 1 &&
+  isAsciiAlphanumeric(atom.literal.charCodeAt(0));
+
+// A comparison, not a regex: a zone's index asks this of each of its atoms (the managed rulesets' some
+// 20,000) once per process, mostly before V8 has optimised anything, where a regex search costs far more.
+const isAsciiAlphanumeric = (code: number): boolean =>
+  (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a);
 
 /** Every disjunct needs a condition, or the disjunction has none. */
 function union(conditions: Condition[]): Condition {
