@@ -42,16 +42,16 @@ export function measure(
   return timing(Array.from({ length: windows }, () => run(operation, windowMs)));
 }
 
-/**
- * Two operations measured in alternating windows, and the median of their per-window ratios (`a / b`):
- * on a shared VM whose speed drifts, both windows of a pair see the same machine, so the ratio holds
- * steadier than the ratio of two separately measured medians.
- */
 /** The middle value (the upper of the two middle ones for an even count). */
 export function median(values: readonly number[]): number {
   return [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
 }
 
+/**
+ * Two operations measured in alternating windows, and the median of their per-window ratios (`a / b`):
+ * on a shared VM whose speed drifts, both windows of a pair see the same machine, so the ratio holds
+ * steadier than the ratio of two separately measured medians.
+ */
 export function measurePair(
   a: () => unknown,
   b: () => unknown,
