@@ -6,6 +6,7 @@ import {
   categoriesOf,
   cloudflareManagedRuleset,
   compiledRules,
+  evaluateManagedRuleset,
   findManagedRule,
   findManagedRuleset,
   type ManagedRule,
@@ -16,6 +17,7 @@ import {
   SEVERITY_SCORES,
 } from '../../src/engine/managed/index.js';
 import { describeRegex } from '../../src/regex/index.js';
+import { readSampleRequest } from '../../src/request/index.js';
 
 /**
  * Cloudflare's own rules: the managed-only fields and functions are allowed and the customer's length limit
@@ -48,6 +50,15 @@ describe.each(managedRulesets)('$name', (ruleset) => {
     expect(ruleset.kind).toBe('managed');
     expect(ruleset.phase).toBe('http_request_firewall_managed');
     expect(findManagedRuleset(ruleset.id)).toBe(ruleset);
+  });
+
+  it('writes no control character into an expression (`\\b` in a template literal is a backspace)', () => {
+    const isControl = (code: number) =>
+      (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f;
+    for (const rule of ruleset.rules) {
+      const controls = [...rule.expression].filter((char) => isControl(char.charCodeAt(0)));
+      expect(controls, rule.description).toEqual([]);
+    }
   });
 
   it('has unique descriptions, and categories on every rule', () => {
@@ -107,6 +118,19 @@ describe('Cloudflare Managed Ruleset', () => {
         'scanner',
       ]),
     );
+  });
+
+  it('finds attack tools by their headers: a name in any case, sqlmap in X-Forwarded-For', () => {
+    const matched = (headers: [string, string][]) => {
+      const read = readSampleRequest({ method: 'GET', url: 'https://example.com/', headers });
+      if (!read.ok) throw new Error('the request does not read');
+      return evaluateManagedRuleset(read.request).matched.map((rule) => rule.description);
+    };
+    const tools = 'Scanner - Attack tool headers';
+    expect(matched([['X-Scanner', 'Netsparker']])).toContain(tools);
+    expect(matched([['x-forwarded-for', '203.0.113.9, sqlmap']])).toContain(tools);
+    expect(matched([['x-forwarded-for', '203.0.113.9, 198.51.100.7']])).not.toContain(tools);
+    expect(matched([['x-scanners', '1']])).not.toContain(tools);
   });
 
   it('blocks by default, with some rules that only log or challenge, and some off by default', () => {

@@ -78,6 +78,40 @@ function eachOf(node: TypedValue | TypedArgument | undefined): Tested | undefine
   return tested && { key: `${tested.key}[*]`, node: node.target, each: true };
 }
 
+/**
+ * `lower(X[*])[*]` with X a value an index can compute: X, tested element by element. The managed rules
+ * compare header names so (`any(lower(http.request.headers.names[*])[*] eq "x-middleware-subrequest")`),
+ * and `lower(X[*])` has no key of its own (a mapped argument).
+ */
+function loweredEachOf(node: TypedValue | TypedArgument): Tested | undefined {
+  if (node.kind !== 'index' || node.index.kind !== 'map-each') return undefined;
+  const call = node.target;
+  if (call.kind !== 'call' || call.name !== 'lower' || !call.perElement || call.args.length !== 1)
+    return undefined;
+  return eachOf(call.args[0]);
+}
+
+/**
+ * `lower(e) eq "v"` (or `in {…}`): `lower` changes ASCII letters only, so e is v but for the case of its
+ * letters, and the automaton, which looks for every literal in any case, finds v at e's start. A value with
+ * an upper-case letter is never equal to a lower-cased one, so it needs nothing looked for.
+ */
+function loweredEqualsAtoms(
+  value: Tested,
+  op: Extract<TypedExpression, { kind: 'comparison' }>['op'],
+  rhs: Extract<TypedExpression, { kind: 'comparison' }>['rhs'],
+): Condition {
+  let wanted: string[];
+  if (op === 'eq' && rhs.kind === 'bytes') wanted = [rhs.value];
+  else if (op === 'in' && rhs.kind === 'bytes-set') wanted = rhs.items.map((item) => item.value);
+  else return undefined;
+  // "" would need no literal: no condition then (nor when no value can be equal, a rule that never matches).
+  if (wanted.includes('')) return undefined;
+  const reachable = wanted.filter((text) => asciiLower(text) === text);
+  if (reachable.length === 0) return undefined;
+  return reachable.map((literal) => ({ kind: 'text' as const, value, literal, place: 'start' as const }));
+}
+
 /** Alternatives, or undefined: no condition (always a candidate). */
 export type Condition = readonly Atom[] | undefined;
 
@@ -137,7 +171,9 @@ function conditionOfElements(node: TypedExpression, popularity: Popularity): Con
   }
   if (node.kind === 'comparison') {
     const value = eachOf(node.lhs);
-    return value && comparisonAtoms(value, node.lhs.type, node.op, node.rhs);
+    if (value) return comparisonAtoms(value, node.lhs.type, node.op, node.rhs);
+    const lowered = loweredEachOf(node.lhs);
+    return lowered && loweredEqualsAtoms(lowered, node.op, node.rhs);
   }
   if (node.kind === 'predicate' && node.value.kind === 'call' && node.value.perElement) {
     const call = node.value;

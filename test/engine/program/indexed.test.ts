@@ -120,6 +120,34 @@ describe('the indexed program', () => {
     expect(matching(rules, { url: 'https://e.example/' })).toEqual([3]);
   });
 
+  it('indexes array elements compared lower-cased, as managed rules compare header names', () => {
+    const rules = [
+      'any(lower(http.request.headers.names[*])[*] eq "x-scanner")',
+      'any(lower(http.request.headers.names[*])[*] in {"proxy" "x-wipp"})',
+      'any(lower(http.request.uri.args.values[*])[*] eq "ab")',
+      'any(lower(http.request.uri.args.values[*])[*] eq "Ab")',
+    ];
+    const request = (headers: [string, string][], query = '') => ({
+      url: `https://e.example/${query}`,
+      headers,
+    });
+    expect(matching(rules, request([['X-Scanner', '1']]))).toEqual([0]);
+    expect(
+      matching(
+        rules,
+        request([
+          ['PROXY', 'a'],
+          ['x-wipp', 'b'],
+        ]),
+      ),
+    ).toEqual([1]);
+    expect(matching(rules, request([['x-scanner-2', '1']], '?q=AB&r=abc'))).toEqual([2]);
+    // Indexed: without the name, the rule is not even a candidate. ("Ab" is never a lower-cased value,
+    // so that rule has no condition and is a candidate for every request.)
+    const candidates = indexedMatcher(rules.map(filterOf)).candidates?.(contextOf(request([['a', 'b']])));
+    expect([...(candidates?.indices ?? [])]).toEqual([3]);
+  });
+
   it('treats a missing field as matching nothing', () => {
     expect(matching(['ip.src in {0.0.0.0/0}', 'http.host eq ""'], {})).toEqual([]);
   });
@@ -177,6 +205,12 @@ describe('the indexed program and rule-by-rule evaluation', () => {
       .constantFrom('^/a', 'php$', '(?i)ADMIN')
       .map((r) => `any(http.request.uri.args.values[*] matches ${quoted(r)})`),
     fc.constantFrom(...literals).map((l) => `all(http.request.uri.args.values[*] contains ${quoted(l)})`),
+    fc
+      .subarray(['id', 'q', 'x', 'ID', 'admin', '/admin'], { minLength: 1 })
+      .map((set) => `any(lower(http.request.uri.args.values[*])[*] in {${set.map(quoted).join(' ')}})`),
+    fc
+      .constantFrom('id', 'q', 'x', 'ID')
+      .map((n) => `any(lower(http.request.uri.args.names[*])[*] eq ${quoted(n)})`),
   );
   const expression: fc.Arbitrary<string> = fc.letrec((tie) => ({
     node: fc.oneof(

@@ -129,7 +129,7 @@ export const PROBE_RULES: readonly SignatureSpec[] = [
     key: 'scanner-headers',
     description: 'Scanner - Attack tool headers',
     categories: ['scanner'],
-    expression: `${hasHeader('acunetix-aspect')} or ${hasHeader('x-scanner')} or ${hasHeader('x-wipp')} or ${hasHeader('x-request-memo')} or any(http.request.headers["x-forwarded-for"][*] matches r"(?i)\bsqlmap\b")`,
+    expression: `${hasHeader('acunetix-aspect')} or ${hasHeader('x-scanner')} or ${hasHeader('x-wipp')} or ${hasHeader('x-request-memo')} or any(http.request.headers["x-forwarded-for"][*] matches r"(?i)\\bsqlmap\\b")`,
   },
   {
     key: 'bot-scripted-client',
