@@ -86,8 +86,11 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
 
   const diagnostics: Diagnostic[] = [];
   if (scheme.cloudflare) {
+    // The fields one by one: spreading `profile` here took V8's slow path and cost more than the whole
+    // parse and type check of a short expression (2.5 µs against 1.7).
     const error = checkProfile(typed, {
-      ...profile,
+      plan: profile.plan,
+      phase: profile.phase,
       expression,
       managedRuleset: options.managedRuleset === true,
     });
