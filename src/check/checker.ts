@@ -82,9 +82,10 @@ const BOOL_ARRAY: Type = arrayOf('Bool');
  * typed tree.
  */
 export class TypeChecker implements ParseHooks {
-  private readonly values = new WeakMap<object, TypedValue | TypedLiteralArgument>();
-  private readonly comparisons = new WeakMap<ComparisonExpression, TypedComparison>();
-  private readonly expressions = new WeakMap<Expression, TypedExpression | Diagnostic>();
+  // By node, for this one check (plain maps: a checker lives as long as its parse).
+  private readonly values = new Map<object, TypedValue | TypedLiteralArgument>();
+  private readonly comparisons = new Map<ComparisonExpression, TypedComparison>();
+  private readonly expressions = new Map<Expression, TypedExpression | Diagnostic>();
   private readonly positions: PositionTracker;
   private readonly inputEnd: number;
   /** Warnings found while checking (lints come later, from the typed tree), in text order. */

@@ -81,7 +81,12 @@ const joinSpans = (first: Span, last: Span): Span => ({
 });
 
 /** From a token to the end of the last consumed token. */
-const spanToEnd = (first: Span, lastToken: IToken): Span => ({ ...first, end: (lastToken as Token).end });
+const spanToEnd = (first: Span, lastToken: IToken): Span => ({
+  start: first.start,
+  end: (lastToken as Token).end,
+  line: first.line,
+  column: first.column,
+});
 
 // Literal nodes are built by plain functions rather than grammar rules: rule calls cost time.
 // (While Chevrotain records the grammar, tokens have no payload; the values are never used then.)
@@ -136,19 +141,29 @@ interface Operand {
  * Builds the tree for `a op b op c …` by precedence (and > xor > or), flattening runs of one operator into
  * one n-ary node, as the reference engine does.
  */
-function combine(operands: Operand[], ops: LogicalOperator[], level = 0): Operand {
-  if (operands.length === 1) return operands[0] as Operand;
+function combine(
+  operands: readonly Operand[],
+  ops: readonly LogicalOperator[],
+  level = 0,
+  first = 0,
+  last = operands.length - 1,
+): Operand {
+  // operands[first..last], with ops[i] between operands[i] and operands[i + 1]: ranges, not slices, as
+  // this runs for every expression the checker validates.
+  if (first === last) return operands[first] as Operand;
   const op = precedence[level] as LogicalOperator;
-  const groups: Operand[] = [];
-  let from = 0;
-  for (let i = 0; i <= ops.length; i++) {
-    if (i === ops.length || ops[i] === op) {
-      groups.push(combine(operands.slice(from, i + 1), ops.slice(from, i), level + 1));
-      from = i + 1;
-    }
+  let groups: Operand[] | undefined;
+  let from = first;
+  for (let i = first; i < last; i++) {
+    if (ops[i] !== op) continue;
+    groups ??= [];
+    groups.push(combine(operands, ops, level + 1, from, i));
+    from = i + 1;
   }
-  if (groups.length === 1) return groups[0] as Operand;
-  const extent = joinSpans((groups[0] as Operand).extent, (groups[groups.length - 1] as Operand).extent);
+  const lastGroup = combine(operands, ops, level + 1, from, last);
+  if (!groups) return lastGroup;
+  groups.push(lastGroup);
+  const extent = joinSpans((groups[0] as Operand).extent, lastGroup.extent);
   return { node: { kind: 'logical', op, operands: groups.map((g) => g.node), span: extent }, extent };
 }
 
