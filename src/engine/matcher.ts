@@ -11,8 +11,9 @@ export interface RuleMatcher {
   /** For one request: does filter `index` (its position in the list compiled) match? */
   forRequest(context: RequestContext): (index: number) => boolean;
   /**
-   * For one request, the filters that may match (absent: any may), computed anew at each call. The
-   * engine, when it builds no trace, passes over the others without asking and runs these filters itself.
+   * For one request, the filters that may match (absent: any may), computed anew at each call, and valid
+   * until the next (a matcher may reuse its arrays). The engine, when it builds no trace, passes over the
+   * others without asking and runs these filters itself.
    */
   candidates?(context: RequestContext): Candidates;
 }

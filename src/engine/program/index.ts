@@ -91,6 +91,15 @@ class IndexedProgram {
   private scanned = 0;
   /** A request's texts and their pieces, in arrays kept from one request to the next. */
   private readonly textOwners = new TextOwners();
+  /**
+   * The marks of the last request asked about, in one array kept from request to request (V8 makes a typed
+   * array of more than 64 bytes outside its heap, which cost a thousand-rule zone 2 µs a request: more than
+   * finding its candidates). `asked` counts the requests asked about, so that an answer made for an earlier
+   * one knows when the marks are no longer its own.
+   */
+  private readonly marks: Uint8Array;
+  private marked: readonly number[] = [];
+  private asked = 0;
 
   /** `neverRun`: filters the engine never asks about (rules that cannot run): never candidates. */
   constructor(
@@ -173,6 +182,7 @@ class IndexedProgram {
       };
     }
     this.owners = new Int32Array(this.pieces.length);
+    this.marks = this.always.slice();
   }
 
   /** Registers the value an atom tests; its key. */
@@ -186,16 +196,28 @@ class IndexedProgram {
   }
 
   forRequest(context: RequestContext): (index: number) => boolean {
-    let candidates: Uint8Array | undefined;
+    let asked = -1;
     return (index) => {
-      candidates ??= this.candidates(context).marks;
-      return candidates[index] === 1 && (this.filters[index] as Filter).match(context);
+      // The marks are this request's until another is asked about; then they are worked out again.
+      if (asked !== this.asked) {
+        this.candidates(context);
+        asked = this.asked;
+      }
+      return this.marks[index] === 1 && (this.filters[index] as Filter).match(context);
     };
   }
 
-  /** The rules the request may match: those without a condition, and those an index names. */
+  /**
+   * The rules the request may match: those without a condition, and those an index names. The marks are
+   * valid until the next call (the array is reused).
+   */
   candidates(context: RequestContext): Candidates {
-    const found = new CandidateMarks(this.always.slice(), this.alwaysIndices.slice());
+    const { marks, always } = this;
+    // The last request's marks, undone (the rules without a condition stay marked for every request).
+    for (const rule of this.marked) if (always[rule] === 0) marks[rule] = 0;
+    this.asked++;
+    const found = new CandidateMarks(marks, this.alwaysIndices.slice());
+    this.marked = found.indices;
     for (const { read, values } of this.equals) {
       // A value tested element by element (`any(X[*] eq …)`) is an array: each element is looked up.
       forEachText(read(context), (value) => {

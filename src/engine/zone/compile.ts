@@ -131,6 +131,7 @@ class ZoneCompiler {
       ),
       firewallRules,
       firewallPositions: positionsOf(firewallRules, this.filters.length),
+      firewallWords: new Uint32Array((firewallRules.length + 31) >>> 5),
       entryPoints,
       accountEntryPoints,
       newWaf: migration === undefined || migration.new_waf_status === 'enabled',

@@ -165,20 +165,23 @@ export class RequestRun {
     }
     // A zone's firewall rules are most of its rules, and most are ruled out: only the candidates are
     // visited, in the rules' order (a bit per position, read word by word: no sort, no pass over the rest).
-    const positionOf = this.program.firewallPositions;
-    const words = new Uint32Array((firewallRules.length + 31) >>> 5);
+    const { firewallPositions: positionOf, firewallWords: words } = this.program;
     for (const index of this.candidates.indices) {
       const position = positionOf[index] as number;
       if (position >= 0) words[position >>> 5] |= 1 << (position & 31);
     }
-    for (let word = 0; word < words.length; word++) {
-      let bits = words[word] as number;
-      while (bits !== 0) {
-        const lowest = bits & -bits;
-        bits ^= lowest;
-        const position = (word << 5) | (31 - Math.clz32(lowest));
-        if (this.firewallRule(firewallRules[position] as FirewallRuleStep, items)) return;
+    try {
+      for (let word = 0; word < words.length; word++) {
+        let bits = words[word] as number;
+        while (bits !== 0) {
+          const lowest = bits & -bits;
+          bits ^= lowest;
+          const position = (word << 5) | (31 - Math.clz32(lowest));
+          if (this.firewallRule(firewallRules[position] as FirewallRuleStep, items)) return;
+        }
       }
+    } finally {
+      words.fill(0);
     }
   }
 

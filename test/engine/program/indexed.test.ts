@@ -148,6 +148,21 @@ describe('the indexed program', () => {
     expect([...(candidates?.indices ?? [])]).toEqual([3]);
   });
 
+  it('answers for each request when the answers of several are asked in turn (the marks are reused)', () => {
+    const rules = ['http.host eq "a.example"', 'http.host eq "b.example"', 'ip.src in {10.0.0.0/8}'];
+    const matcher = indexedMatcher(rules.map(filterOf));
+    const a = matcher.forRequest(contextOf({ url: 'https://a.example/' }));
+    const b = matcher.forRequest(contextOf({ url: 'https://b.example/', clientIp: '10.1.2.3' }));
+    // Each asks after the other has: a's rule 0 is asked after b has marked its own candidates.
+    expect([a(1), b(1), a(0), b(0), a(2), b(2)]).toEqual([false, true, true, false, false, true]);
+    // A request's candidates list only its own rules, whatever was asked before.
+    const first = matcher.candidates?.(contextOf({ url: 'https://b.example/', clientIp: '10.1.2.3' }));
+    expect([...(first?.indices ?? [])].sort()).toEqual([1, 2]);
+    const second = matcher.candidates?.(contextOf({ url: 'https://a.example/' }));
+    expect([...(second?.indices ?? [])]).toEqual([0]);
+    expect([...(second?.marks ?? [])]).toEqual([1, 0, 0]);
+  });
+
   it('treats a missing field as matching nothing', () => {
     expect(matching(['ip.src in {0.0.0.0/0}', 'http.host eq ""'], {})).toEqual([]);
   });

@@ -76,6 +76,19 @@ function lowByteOfUnit(value: string, at: number): number {
   return fullWidth ? low + 0x20 : low;
 }
 
+/**
+ * The bytes a transformation writes before making them a string (fromBytes), in one array kept for every
+ * call and grown as needed: V8 makes a typed array of more than 64 bytes outside its heap, at some 2 µs each
+ * time, and the managed rules' cmdLine and base64Decode made about ten a request. The string copies the
+ * bytes, so the next call may write over them.
+ */
+let scratch = new Uint8Array(4096);
+
+function scratchBytes(size: number): Uint8Array {
+  if (scratch.length < size) scratch = new Uint8Array(Math.max(size, 2 * scratch.length));
+  return scratch;
+}
+
 /** Node's Buffer where there is one: it reads bytes as Latin-1 natively, whatever their number. */
 const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
@@ -158,7 +171,7 @@ function urlEncode(value: string): string {
   let i = 0;
   while (i < n && (isAlnum(value.charCodeAt(i)) || value.charCodeAt(i) === STAR)) i++;
   if (i === n) return value;
-  const bytes = new Uint8Array(3 * n);
+  const bytes = scratchBytes(3 * n);
   let length = 0;
   for (let k = 0; k < i; k++) bytes[length++] = value.charCodeAt(k);
   for (; i < n; i++) {
@@ -553,7 +566,7 @@ function cmdLine(value: string): string {
   while (start < n && !cmdLineChangesAt(value, start)) start++;
   if (start === n) return value;
   // Up to `start` the output is the input, which ends in a space exactly when a run of it is open.
-  const bytes = new Uint8Array(n);
+  const bytes = scratchBytes(n);
   for (let i = 0; i < start; i++) bytes[i] = value.charCodeAt(i);
   let length = start;
   let inSpace = start > 0 && value.charCodeAt(start - 1) === SPACE;
@@ -731,7 +744,7 @@ const base64Digit = (code: number): number => (code < 256 ? (BASE64_DIGITS[code]
  * (base64Decode). A last group of two or three digits gives one or two bytes; a single digit gives none.
  */
 function base64Bytes(value: string, skip: boolean): string {
-  const bytes = new Uint8Array(Math.ceil((value.length * 3) / 4));
+  const bytes = scratchBytes(Math.ceil((value.length * 3) / 4));
   let length = 0;
   let bits = 0;
   let pending = 0;
@@ -769,7 +782,7 @@ const base64DecodeExt = (value: string): string => base64Bytes(value, true);
 /** base64Encode: standard alphabet, with padding. */
 function base64Encode(value: string): string {
   const n = value.length;
-  const bytes = new Uint8Array(Math.ceil(n / 3) * 4);
+  const bytes = scratchBytes(Math.ceil(n / 3) * 4);
   const digit = (index: number): number => BASE64_ALPHABET.charCodeAt(index);
   let length = 0;
   for (let i = 0; i < n; i += 3) {
@@ -786,13 +799,13 @@ function base64Encode(value: string): string {
 
 /** hexEncode: each byte as two lower-case hex digits. */
 function hexEncode(value: string): string {
-  const bytes = new Uint8Array(2 * value.length);
+  const bytes = scratchBytes(2 * value.length);
   for (let i = 0; i < value.length; i++) {
     const byte = value.charCodeAt(i) & 0xff;
     bytes[2 * i] = HEX_CODES[byte >> 4] as number;
     bytes[2 * i + 1] = HEX_CODES[byte & 15] as number;
   }
-  return fromBytes(bytes, bytes.length);
+  return fromBytes(bytes, 2 * value.length);
 }
 
 /** A hex digit as ModSecurity's `x2c` reads it, which checks nothing: `A`–`Z` and above count from 10. */
@@ -806,7 +819,7 @@ const looseHexDigit = (code: number): number =>
  */
 function hexDecode(value: string): string {
   const length = value.length >> 1;
-  const bytes = new Uint8Array(length);
+  const bytes = scratchBytes(length);
   for (let k = 0; k < length; k++) {
     const high = looseHexDigit(value.charCodeAt(2 * k));
     const low = looseHexDigit(value.charCodeAt(2 * k + 1));
