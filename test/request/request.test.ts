@@ -1272,3 +1272,22 @@ describe('properties', () => {
     );
   });
 });
+
+describe('text as UTF-8 bytes (bytesOf)', () => {
+  // One binary string char per byte: what TextEncoder writes, read back byte by byte.
+  const expected = (text: string) =>
+    [...new TextEncoder().encode(text)].map((byte) => String.fromCharCode(byte)).join('');
+
+  it('writes the UTF-8 bytes of any text, lone surrogates as U+FFFD, like TextEncoder', () => {
+    expect(bytesOf('Chef’s')).toBe('Chef\xe2\x80\x99s');
+    expect(bytesOf('x\ud800y')).toBe('x\xef\xbf\xbdy');
+    fc.assert(
+      // Any UTF-16 code units, lone surrogates among them.
+      fc.property(fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 300 }), (units) => {
+        const text = String.fromCharCode(...units);
+        expect(bytesOf(text)).toBe(expected(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
