@@ -83,9 +83,13 @@ function lowByteOfUnit(value: string, at: number): number {
  * bytes, so the next call may write over them.
  */
 let scratch = new Uint8Array(4096);
+/** A larger value (a body of megabytes) gets an array of its own, so that the process does not keep one. */
+const SCRATCH_LIMIT = 1 << 20;
 
 function scratchBytes(size: number): Uint8Array {
-  if (scratch.length < size) scratch = new Uint8Array(Math.max(size, 2 * scratch.length));
+  if (size > SCRATCH_LIMIT) return new Uint8Array(size);
+  if (scratch.length < size)
+    scratch = new Uint8Array(Math.min(SCRATCH_LIMIT, Math.max(size, 2 * scratch.length)));
   return scratch;
 }
 
