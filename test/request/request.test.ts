@@ -15,7 +15,7 @@ import {
 import { formatIp, type IpAddress, parseIpAddress } from '../../src/scheme/ip.js';
 import { cloudflareScheme, defineScheme, type Scheme } from '../../src/scheme/scheme.js';
 import type { Type } from '../../src/scheme/types.js';
-import { bytesOf, type Value } from '../../src/scheme/values.js';
+import { bytesOf, textOf, type Value } from '../../src/scheme/values.js';
 
 /** Reads a request that must be valid. */
 function read(json: unknown, scheme?: Scheme): SampleRequest {
@@ -1273,7 +1273,7 @@ describe('properties', () => {
   });
 });
 
-describe('text as UTF-8 bytes (bytesOf)', () => {
+describe('UTF-8 bytes and text (bytesOf, textOf)', () => {
   // One binary string char per byte: what TextEncoder writes, read back byte by byte.
   const expected = (text: string) =>
     [...new TextEncoder().encode(text)].map((byte) => String.fromCharCode(byte)).join('');
@@ -1286,6 +1286,18 @@ describe('text as UTF-8 bytes (bytesOf)', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 300 }), (units) => {
         const text = String.fromCharCode(...units);
         expect(bytesOf(text)).toBe(expected(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads any bytes back as TextDecoder does, each invalid sequence as U+FFFD', () => {
+    expect(textOf('Chef\xe2\x80\x99s')).toBe('Chef’s');
+    expect(textOf('a\xff\xe2\x80b')).toBe('a\ufffd\ufffdb');
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 300 }), (codes) => {
+        const bytes = String.fromCharCode(...codes);
+        expect(textOf(bytes)).toBe(new TextDecoder().decode(Uint8Array.from(codes)));
       }),
       { numRuns: 500 },
     );

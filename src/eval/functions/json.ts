@@ -1,4 +1,4 @@
-import type { Value } from '../../scheme/values.js';
+import { bytesArrayOf, type Value } from '../../scheme/values.js';
 import { type FunctionRuntime, isBytes, isInt, utf8Bytes } from './runtime.js';
 
 /**
@@ -183,7 +183,7 @@ function isUtf8(bytes: string): boolean {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: testing for plain ASCII
   if (/^[\x00-\x7f]*$/.test(bytes)) return true;
   try {
-    utf8.decode(Uint8Array.from(bytes, (c) => c.charCodeAt(0)));
+    utf8.decode(bytesArrayOf(bytes));
     return true;
   } catch {
     return false;
