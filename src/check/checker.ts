@@ -33,6 +33,7 @@ import type { FunctionDefinition, LiteralValue, Parameter } from '../scheme/func
 import { formatIp, type IpAddress, type IpRange } from '../scheme/ip.js';
 import { type ListKind, listItemType, type Scheme } from '../scheme/scheme.js';
 import { arrayOf, elementType, sameType, type Type, typeDebugName, typeName } from '../scheme/types.js';
+import { textOf } from '../scheme/values.js';
 import { accepts, argumentType, describeTypes, isMapped, parameterAt, patternError } from './arguments.js';
 import { literalHint } from './hints.js';
 import type {
@@ -628,7 +629,7 @@ export class TypeChecker implements ParseHooks {
 function indexName(index: IndexSelector): string {
   if (index.kind === 'map-each') return 'MapEach';
   if (index.kind === 'array-index') return `ArrayIndex(${index.index})`;
-  return `MapKey(${JSON.stringify(new TextDecoder().decode(Uint8Array.from(index.key, (c) => c.charCodeAt(0))))})`;
+  return `MapKey(${JSON.stringify(textOf(index.key))})`;
 }
 
 /** Readers of the one literal after eq, ne, lt…, by the type it is compared with. */

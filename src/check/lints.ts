@@ -8,6 +8,7 @@ import {
   type Report,
 } from '../lang/catalogue.js';
 import { formatIp } from '../scheme/ip.js';
+import { textOf } from '../scheme/values.js';
 import type { TypedComparison, TypedExpression, TypedRhs, TypedValue } from './typed-ast.js';
 import { walkTyped } from './walk.js';
 
@@ -38,8 +39,7 @@ const LOWER_CASE_KEY_MAPS = new Set(['http.request.headers', 'http.response.head
 const hasUpper = (text: string) => /[A-Z]/.test(text);
 const hasLower = (text: string) => /[a-z]/.test(text);
 /** Binary string (UTF-8 bytes) → text, for messages. */
-const display = (bytes: string) =>
-  JSON.stringify(new TextDecoder().decode(Uint8Array.from(bytes, (c) => c.charCodeAt(0))));
+const display = (bytes: string) => JSON.stringify(textOf(bytes));
 
 /**
  * The warnings for a typed tree, in the order of the text. `spanAt` turns offsets into a span (lints

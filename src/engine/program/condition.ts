@@ -101,10 +101,8 @@ function loweredEqualsAtoms(
   op: Extract<TypedExpression, { kind: 'comparison' }>['op'],
   rhs: Extract<TypedExpression, { kind: 'comparison' }>['rhs'],
 ): Condition {
-  let wanted: string[];
-  if (op === 'eq' && rhs.kind === 'bytes') wanted = [rhs.value];
-  else if (op === 'in' && rhs.kind === 'bytes-set') wanted = rhs.items.map((item) => item.value);
-  else return undefined;
+  const wanted = exactBytes(op, rhs);
+  if (!wanted) return undefined;
   // "" would need no literal: no condition then (nor when no value can be equal, a rule that never matches).
   if (wanted.includes('')) return undefined;
   const reachable = wanted.filter((text) => asciiLower(text) === text);
@@ -279,9 +277,8 @@ function comparisonAtoms(
   rhs: Extract<TypedExpression, { kind: 'comparison' }>['rhs'],
 ): Condition {
   if (type === 'Bytes') {
-    if (op === 'eq' && rhs.kind === 'bytes') return [{ kind: 'equals', value, values: [rhs.value] }];
-    if (op === 'in' && rhs.kind === 'bytes-set')
-      return [{ kind: 'equals', value, values: rhs.items.map((item) => item.value) }];
+    const values = exactBytes(op, rhs);
+    if (values) return [{ kind: 'equals', value, values }];
     if (op === 'contains' && rhs.kind === 'bytes' && rhs.value !== '')
       return [{ kind: 'text', value, literal: rhs.value, place: 'anywhere' }];
     if (op === 'matches' && rhs.kind === 'regex') return regexLiterals(value, rhs.pattern);
@@ -291,6 +288,16 @@ function comparisonAtoms(
       return [{ kind: 'ip', value, ranges: [{ from: rhs.value, to: rhs.value }] }];
     if (op === 'in' && rhs.kind === 'ip-set') return [{ kind: 'ip', value, ranges: rhs.items }];
   }
+  return undefined;
+}
+
+/** The strings a Bytes value must be one of for `eq` or `in` to hold; undefined for other comparisons. */
+function exactBytes(
+  op: Extract<TypedExpression, { kind: 'comparison' }>['op'],
+  rhs: Extract<TypedExpression, { kind: 'comparison' }>['rhs'],
+): string[] | undefined {
+  if (op === 'eq' && rhs.kind === 'bytes') return [rhs.value];
+  if (op === 'in' && rhs.kind === 'bytes-set') return rhs.items.map((item) => item.value);
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { asciiLower, asciiUpper } from '../../../scheme/values.js';
+import { asciiLower, asciiUpper, binaryOf } from '../../../scheme/values.js';
 import { WAF_TRANSFORMATIONS, type WafTransformation } from '../../../scheme/waf-functions.js';
 import { hexDigit } from '../runtime.js';
 import { md5, sha1 } from './hashes.js';
@@ -77,7 +77,7 @@ function lowByteOfUnit(value: string, at: number): number {
 }
 
 /**
- * The bytes a transformation writes before making them a string (fromBytes), in one array kept for every
+ * The bytes a transformation writes before making them a string (binaryOf), in one array kept for every
  * call and grown as needed: V8 makes a typed array of more than 64 bytes outside its heap, at some 2 µs each
  * time, and the managed rules' cmdLine and base64Decode made about ten a request. The string copies the
  * bytes, so the next call may write over them.
@@ -91,26 +91,6 @@ function scratchBytes(size: number): Uint8Array {
   if (scratch.length < size)
     scratch = new Uint8Array(Math.min(SCRATCH_LIMIT, Math.max(size, 2 * scratch.length)));
   return scratch;
-}
-
-/** Node's Buffer where there is one: it reads bytes as Latin-1 natively, whatever their number. */
-const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
-
-/**
- * A binary string from byte values. (Spreading the bytes into `fromCharCode` costs five times as much as
- * passing them with `apply`, and twenty times Buffer's Latin-1 decoding on a few hundred bytes.)
- */
-function fromBytes(bytes: Uint8Array, length: number): string {
-  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, length).toString('latin1');
-  let out = '';
-  // In slices small enough for `fromCharCode`'s argument list.
-  for (let start = 0; start < length; start += 8192) {
-    out += String.fromCharCode.apply(
-      null,
-      bytes.subarray(start, Math.min(start + 8192, length)) as unknown as number[],
-    );
-  }
-  return out;
 }
 
 // ——— Case ———
@@ -190,7 +170,7 @@ function urlEncode(value: string): string {
       bytes[length++] = HEX_CODES[code & 15] as number;
     }
   }
-  return fromBytes(bytes, length);
+  return binaryOf(bytes, length);
 }
 
 // ——— HTML ———
@@ -602,7 +582,7 @@ function cmdLine(value: string): string {
         inSpace = false;
     }
   }
-  return fromBytes(bytes, length);
+  return binaryOf(bytes, length);
 }
 
 /** Whether cmdLine changes something at `at` (everything before being left as it is). */
@@ -765,7 +745,7 @@ function base64Bytes(value: string, skip: boolean): string {
       bytes[length++] = (bits >> pending) & 0xff;
     }
   }
-  return fromBytes(bytes, length);
+  return binaryOf(bytes, length);
 }
 
 /**
@@ -798,7 +778,7 @@ function base64Encode(value: string): string {
     bytes[length++] = i + 1 < n ? digit(((b1 & 15) << 2) | (b2 >> 6)) : 0x3d; /* = */
     bytes[length++] = i + 2 < n ? digit(b2 & 63) : 0x3d;
   }
-  return fromBytes(bytes, length);
+  return binaryOf(bytes, length);
 }
 
 /** hexEncode: each byte as two lower-case hex digits. */
@@ -809,7 +789,7 @@ function hexEncode(value: string): string {
     bytes[2 * i] = HEX_CODES[byte >> 4] as number;
     bytes[2 * i + 1] = HEX_CODES[byte & 15] as number;
   }
-  return fromBytes(bytes, 2 * value.length);
+  return binaryOf(bytes, 2 * value.length);
 }
 
 /** A hex digit as ModSecurity's `x2c` reads it, which checks nothing: `A`–`Z` and above count from 10. */
@@ -829,7 +809,7 @@ function hexDecode(value: string): string {
     const low = looseHexDigit(value.charCodeAt(2 * k + 1));
     bytes[k] = (high * 16 + low) & 0xff;
   }
-  return fromBytes(bytes, length);
+  return binaryOf(bytes, length);
 }
 
 /**
