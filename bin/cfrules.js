@@ -15,7 +15,7 @@ const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { Script } = require('node:vm');
-const { cacheDirectory, cacheFile, readCache, writeCache } = require('./code-cache.js');
+const { cacheDirectory, cacheFile, readCache, setRegExpFlags, writeCache } = require('./code-cache.js');
 
 /** CFRULES_CACHE_DEBUG=1 says on standard error whether the cache was used and written (the tests read it). */
 const debug = process.env.CFRULES_CACHE_DEBUG
@@ -72,20 +72,6 @@ function runScript(dir) {
     if (error?.code !== 'MODULE_NOT_FOUND') throw error;
     cannotLoad(missingModule(error));
   }
-}
-
-/**
- * Turns on the V8 flags that the CLI turns on itself when it first compiles a `matches` pattern
- * (src/regex/v8/linear.ts), before V8 reads or writes cached data. V8 stamps its data with a hash of the
- * flags at the time it is written and rejects it under other flags: data written at the exit of a command
- * that ran a regex would be rejected by every next run, and written again, and so on. They change nothing
- * for a regex that does not backtrack excessively (see linear.ts); test/cli/code-cache.test.ts fails if
- * the CLI turns on a flag this list lacks.
- */
-function setRegExpFlags() {
-  const v8 = process.getBuiltinModule('node:v8');
-  v8.setFlagsFromString('--enable-experimental-regexp-engine');
-  v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 }
 
 /**

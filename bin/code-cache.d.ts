@@ -13,3 +13,4 @@ export declare function buildPrefix(build: Build): string;
 export declare function cacheFile(dir: string, build: Build, firstArgument: string | undefined): string;
 export declare function readCache(file: string): Buffer | undefined;
 export declare function writeCache(file: string, build: Build, data: Buffer): Error | undefined;
+export declare function setRegExpFlags(): void;

@@ -135,4 +135,18 @@ function removeOldFiles(dir, ownPrefix) {
   } catch {}
 }
 
-module.exports = { OFF, cacheDirectory, buildPrefix, cacheFile, readCache, writeCache };
+/**
+ * Turns on the V8 flags that cfrules turns on itself when it first compiles a `matches` pattern
+ * (src/regex/v8/linear.ts), before V8 reads or writes cached data, the CLI's and the library's alike. V8
+ * stamps its data with a hash of the flags at the time it is written and rejects it under other flags:
+ * data written at the exit of a command that ran a regex would be rejected by every next run, and written
+ * again, and so on. They change nothing for a regex that does not backtrack excessively (see linear.ts);
+ * test/cli/code-cache.test.ts fails if the CLI turns on a flag this list lacks.
+ */
+function setRegExpFlags() {
+  const v8 = process.getBuiltinModule('node:v8');
+  v8.setFlagsFromString('--enable-experimental-regexp-engine');
+  v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+}
+
+module.exports = { OFF, cacheDirectory, buildPrefix, cacheFile, readCache, writeCache, setRegExpFlags };

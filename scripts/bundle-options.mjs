@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { writeLibraryCache } from './library-cache.mjs';
 
 /**
  * JSON files as `JSON.parse('…')` instead of esbuild's object literal: V8 reads JSON text faster than the
@@ -127,7 +128,6 @@ export async function bundleDist({ root = '.', outdir, logLevel = 'warning' }) {
     absWorkingDir: resolve(root),
     logLevel,
     entryPoints: {
-      index: 'src/index.ts',
       server: 'src/server.ts',
       cli: 'src/cli/bin.ts',
       // cfrules replay's worker threads load it by its name, beside the chunk that starts them.
@@ -140,38 +140,51 @@ export async function bundleDist({ root = '.', outdir, logLevel = 'warning' }) {
     plugins: [jsonBeside(root, resolve(root, outdir)), ...bundleOptions.plugins],
   });
   await cliScript({ root, outdir, logLevel });
+  await libraryScript({ root, outdir, logLevel });
+  writeLibraryCache(resolve(root, outdir));
 }
 
-/** The first line of dist/cli.cjs, before the build knows the hash it ends with. */
+/** The first line of a script, before the build knows the hash it ends with. */
 const HEADER_PLACEHOLDER = '0'.repeat(16);
 
 /**
  * dist/cli.cjs: the whole CLI as one CommonJS script, which bin/cfrules.js compiles with `vm.Script` and
  * V8's code cache (bin/code-cache.js). Starting from cached code is what brings `cfrules validate` under
  * 1.6× a bare `node` (issue 16); Node 20 has no cache for ES modules, and one script is one cache entry.
+ */
+const cliScript = (options) => cacheableScript({ ...options, entry: 'src/cli/bin.ts', name: 'cli' });
+
+/**
+ * dist/library.cjs: the library as one CommonJS script, which dist/index.js runs through
+ * bin/load-library.js with the code cache that scripts/library-cache.mjs writes after the bundles.
+ */
+const libraryScript = (options) => cacheableScript({ ...options, entry: 'src/index.ts', name: 'library' });
+
+/**
+ * dist/NAME.cjs, the bundle of `entry` as one CommonJS script for V8's code cache.
  *
  * The file is exactly the text V8 compiles: a function expression taking what Node gives a CommonJS
  * module, plus `import.meta.url` (the bundle's own URL, for createRequire and the replay worker's path).
- * Its first line, `//cfrules-cli VERSION HASH`, names the build: V8 checks cached data only against the
+ * Its first line, `//cfrules-NAME VERSION HASH`, names the build: V8 checks cached data only against the
  * source's length, not its text, so the cache's file name carries a hash of this text, read with the
  * script rather than computed at every start. The hash is taken with the placeholder in place, and the
  * placeholder has the hash's length, so that the source map's positions stay right.
  */
-async function cliScript({ root, outdir, logLevel }) {
+async function cacheableScript({ root, outdir, logLevel, entry, name }) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const outfile = join(resolve(root, outdir), 'cli.cjs');
+  const outfile = join(resolve(root, outdir), `${name}.cjs`);
   const result = await build({
     ...bundleOptions,
     absWorkingDir: resolve(root),
     logLevel,
     format: 'cjs',
-    entryPoints: ['src/cli/bin.ts'],
+    entryPoints: [entry],
     outfile,
     write: false,
     plugins: [jsonBeside(root, resolve(root, outdir)), ...bundleOptions.plugins],
     define: { 'import.meta.url': '__cfrules_import_meta_url' },
     banner: {
-      js: `//cfrules-cli ${version} ${HEADER_PLACEHOLDER}\n(function (exports, require, module, __filename, __dirname, __cfrules_import_meta_url) {`,
+      js: `//cfrules-${name} ${version} ${HEADER_PLACEHOLDER}\n(function (exports, require, module, __filename, __dirname, __cfrules_import_meta_url) {`,
     },
     footer: { js: '})' },
   });
