@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
  * function is compiled when first called, as without a cache. A failed workload fails the build.
  */
 export function writeLibraryCache(outdir) {
-  const { NODE_OPTIONS: _, ...env } = process.env;
+  // CFRULES_CACHE_DIR=off in the builder's environment turns the cache off for running cfrules, not for
+  // building it.
+  const { NODE_OPTIONS: _, CFRULES_CACHE_DIR: __, ...env } = process.env;
   const warmUp = fileURLToPath(new URL('./library-warm-up.cjs', import.meta.url));
   const run = spawnSync(process.execPath, [warmUp, outdir], { encoding: 'utf8', env });
   if (run.status !== 0) {
