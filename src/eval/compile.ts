@@ -1,6 +1,7 @@
 import { parameterAt } from '../check/arguments.js';
 import type {
   TypedArgument,
+  TypedCall,
   TypedComparison,
   TypedExpression,
   TypedLiteralArgument,
@@ -423,8 +424,10 @@ class Compiler implements ClosureTier {
       case 'call': {
         const compute = this.call(node);
         const key = valueKey(node);
-        // Calls are pure: the same call on the same request gives the same value, computed once.
-        const slot = key === undefined ? undefined : this.layout.computedSlotOf(key);
+        // Calls are pure: the same call on the same request gives the same value, computed once. Except a
+        // test of fields and literals (`starts_with(http.request.uri.path, "/api/")`): cheap, and each rule
+        // writes its own, so its slot would only lengthen every request's context (made per request).
+        const slot = key === undefined || isTestOfFields(node) ? undefined : this.layout.computedSlotOf(key);
         if (slot === undefined) return compute;
         return (ctx) => ctx.computed(slot, compute);
       }
@@ -639,3 +642,7 @@ function literalValue(arg: TypedLiteralArgument): Value {
 }
 
 export type { TypedRhs };
+
+/** A Bool call whose arguments are fields and literals only. */
+const isTestOfFields = (node: TypedCall): boolean =>
+  node.type === 'Bool' && node.args.every((arg) => arg.kind === 'field' || arg.kind === 'literal');

@@ -43,44 +43,70 @@ function parseIpv4(text: string, lenient: boolean): number | undefined {
   return i === text.length ? value : undefined;
 }
 
+/**
+ * An IPv6 address as Rust's standard parser reads it: eight groups of 1–4 hex digits, or fewer around one
+ * `::`, the last two groups possibly written as an IPv4 address. Scanned by hand, with the groups put
+ * together 32 bits at a time: with split, a regex per group and a bigint operation per group, a client
+ * address took some 1.5 µs to read.
+ */
 function parseIpv6(text: string): bigint | undefined {
-  let head = text;
-  let tail = '';
-  const gap = text.indexOf('::');
-  if (gap !== -1) {
-    head = text.slice(0, gap);
-    tail = text.slice(gap + 2);
-    if (tail.includes('::')) return undefined;
+  const groups = [0, 0, 0, 0, 0, 0, 0, 0];
+  let count = 0;
+  /** Where `::` stands: the number of groups before it; -1 without one. */
+  let gap = -1;
+  const end = text.length;
+  let i = 0;
+  if (text.charCodeAt(0) === 0x3a /* : */) {
+    if (text.charCodeAt(1) !== 0x3a) return undefined;
+    gap = 0;
+    i = 2;
   }
-  // An embedded IPv4 address may only end the address: after `::`, or at the end without one.
-  const groups = (part: string, mayEndWithIpv4: boolean): number[] | undefined => {
-    if (part === '') return [];
-    const out: number[] = [];
-    const pieces = part.split(':');
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i] as string;
-      if (mayEndWithIpv4 && i === pieces.length - 1 && piece.includes('.')) {
-        // An embedded IPv4 address fills the last two groups.
-        const v4 = parseIpv4(piece, false);
-        if (v4 === undefined) return undefined;
-        out.push(Math.floor(v4 / 0x10000), v4 % 0x10000);
-      } else if (/^[0-9a-fA-F]{1,4}$/.test(piece)) {
-        out.push(Number.parseInt(piece, 16));
-      } else {
-        return undefined;
-      }
+  while (i < end) {
+    const start = i;
+    let group = 0;
+    while (i < end && i - start < 5) {
+      const digit = hexDigit(text.charCodeAt(i));
+      if (digit < 0) break;
+      group = group * 16 + digit;
+      i++;
     }
-    return out;
-  };
-  const before = groups(head, gap === -1);
-  const after = groups(tail, true);
-  if (!before || !after) return undefined;
-  const total = before.length + after.length;
-  if (gap === -1 ? total !== 8 : total > 7) return undefined;
-  const all = [...before, ...new Array(8 - total).fill(0), ...after];
-  let value = 0n;
-  for (const group of all) value = (value << 16n) | BigInt(group);
-  return value;
+    if (text.charCodeAt(i) === 0x2e /* . */) {
+      // An embedded IPv4 address: the rest of the text, filling the last two groups.
+      const v4 = count <= 6 ? parseIpv4(text.slice(start), false) : undefined;
+      if (v4 === undefined) return undefined;
+      groups[count++] = Math.floor(v4 / 0x10000);
+      groups[count++] = v4 % 0x10000;
+      break;
+    }
+    if (i === start || i - start > 4 || count === 8) return undefined;
+    groups[count++] = group;
+    if (i === end) break;
+    if (text.charCodeAt(i) !== 0x3a) return undefined;
+    i++;
+    if (text.charCodeAt(i) === 0x3a) {
+      if (gap !== -1) return undefined;
+      gap = count;
+      i++;
+    } else if (i === end) {
+      return undefined; // a single `:` at the end
+    }
+  }
+  if (gap === -1 ? count !== 8 : count > 7) return undefined;
+  if (gap !== -1) {
+    // The groups after `::` move to the end; zeros fill the gap.
+    const moved = count - gap;
+    for (let k = 0; k < moved; k++) groups[7 - k] = groups[count - 1 - k] as number;
+    for (let k = gap; k < 8 - moved; k++) groups[k] = 0;
+  }
+  const word = (k: number) => BigInt((groups[k] as number) * 0x10000 + (groups[k + 1] as number));
+  return (word(0) << 96n) | (word(2) << 64n) | (word(4) << 32n) | word(6);
+}
+
+/** The value of a hex digit's character code; -1 for any other character. */
+function hexDigit(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
 }
 
 /** Parses an IPv4 or IPv6 address; `lenient` accepts leading zeros in IPv4 octets (set items). */

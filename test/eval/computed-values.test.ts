@@ -80,3 +80,37 @@ describe('computed values of a request', () => {
     }
   });
 });
+
+describe('which calls get a computed value', () => {
+  it('not a test of fields and literals, which each rule writes for itself; a transformation does', () => {
+    // A request's context makes room for every computed value of the layout: the tests of a thousand
+    // firewall rules (`starts_with(http.request.uri.path, "/…")`) would lengthen every request's.
+    const layout = layoutFor(cloudflareScheme);
+    const before = layout.computedCount;
+    for (let i = 0; i < 20; i++) {
+      const tests = `starts_with(http.request.uri.path, "/slotless-${i}/") or ends_with(http.host, ".t${i}")`;
+      expect(compile(tests).ok).toBe(true);
+    }
+    expect(layout.computedCount).toBe(before);
+    expect(compile('lower(http.request.uri.path) eq "/slotted-transformation"').ok).toBe(true);
+    expect(layout.computedCount).toBe(before + 1);
+    // A test of a computed value keeps its slot: the detectors of the managed rules are costly.
+    expect(compile('starts_with(lower(http.x_forwarded_for), "slotted-test")').ok).toBe(true);
+    const withInner = layout.computedCount;
+    expect(compile('starts_with(lower(http.x_forwarded_for), "another-slotted-test")').ok).toBe(true);
+    expect(layout.computedCount).toBe(withInner + 1);
+  });
+
+  it('gives a test of fields the same answer with or without a slot', () => {
+    const context = contextOf({ url: 'https://shop.example.com/api/v2/users' });
+    for (const [expression, expected] of [
+      ['starts_with(http.request.uri.path, "/api/")', true],
+      ['ends_with(http.host, ".example.com")', true],
+      ['starts_with(http.request.uri.path, "/admin")', false],
+    ] as const) {
+      const compiled = compile(expression);
+      if (!compiled.ok) throw new Error(expression);
+      expect(compiled.filter.match(context), expression).toBe(expected);
+    }
+  });
+});

@@ -15,7 +15,7 @@ import {
 import { formatIp, type IpAddress, parseIpAddress } from '../../src/scheme/ip.js';
 import { cloudflareScheme, defineScheme, type Scheme } from '../../src/scheme/scheme.js';
 import type { Type } from '../../src/scheme/types.js';
-import { bytesOf, textOf, type Value } from '../../src/scheme/values.js';
+import { asciiLower, bytesOf, textOf, type Value } from '../../src/scheme/values.js';
 
 /** Reads a request that must be valid. */
 function read(json: unknown, scheme?: Scheme): SampleRequest {
@@ -954,6 +954,13 @@ describe('problems', () => {
     ],
     ['url not a string', { url: 5 }, 'url', 'expected a string, got 5'],
     ['relative url', { url: 'example.com/a' }, 'url', /^malformed URL: expected an absolute URL/],
+    ['url scheme not a name', { url: '1http://example.com/' }, 'url', /^malformed URL: expected an absolute/],
+    ['url without a scheme', { url: '://example.com/' }, 'url', /^malformed URL: expected an absolute URL/],
+    ['url with one slash', { url: 'https:/example.com/' }, 'url', /^malformed URL: expected an absolute/],
+    ['url scheme with a plus', { url: 'a+b://example.com/' }, 'url', /unsupported scheme "a\+b"/],
+    ['header name with a space', { headers: [['X Y', '1']] }, 'headers[0][0]', /not a valid header name/],
+    ['header value with a LF', { headers: [['X', 'a\nb']] }, 'headers[0][1]', /cannot contain CR, LF or NUL/],
+    ['method with a non-ASCII letter', { method: 'GÉT' }, 'method', /is not an HTTP method/],
     ['url with a space', { url: 'https://example.com/a b' }, 'url', /space or control character/],
     ['url scheme', { url: 'ftp://example.com/' }, 'url', 'unsupported scheme "ftp" (expected http or https)'],
     [
@@ -1286,6 +1293,36 @@ describe('UTF-8 bytes and text (bytesOf, textOf)', () => {
       fc.property(fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 300 }), (units) => {
         const text = String.fromCharCode(...units);
         expect(bytesOf(text)).toBe(expected(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps ASCII text as it is, short or long, and encodes one non-ASCII character anywhere', () => {
+    // Short values are scanned by a loop, long ones by a regex: both sides of the boundary.
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary-ascii', maxLength: 200 }),
+        fc.nat(),
+        fc.integer({ min: 0x80, max: 0xffff }),
+        (ascii, at, unit) => {
+          expect(bytesOf(ascii)).toBe(ascii);
+          const position = at % (ascii.length + 1);
+          const text = ascii.slice(0, position) + String.fromCharCode(unit) + ascii.slice(position);
+          expect(bytesOf(text)).toBe(expected(text));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('lower-cases the ASCII letters of a binary string only, short or long', () => {
+    const latin1 = fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 200 });
+    fc.assert(
+      fc.property(latin1, (codes) => {
+        const bytes = String.fromCharCode(...codes);
+        const lowered = String.fromCharCode(...codes.map((c) => (c >= 0x41 && c <= 0x5a ? c + 32 : c)));
+        expect(asciiLower(bytes)).toBe(lowered);
       }),
       { numRuns: 500 },
     );

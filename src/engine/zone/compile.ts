@@ -19,13 +19,14 @@ import { indexedMatcher } from '../program/index.js';
 import { compareFirewallRules } from './firewall-order.js';
 import type { FirewallRuleEntry, RulesetEntry, RulesetRuleEntry, ZoneFile } from './model.js';
 import { type EffectReader, readEffect } from './pipeline.js';
-import type {
-  FirewallRuleStep,
-  ManagedExecution,
-  RulesetProgram,
-  RulesetRuleStep,
-  SkipTargets,
-  ZoneProgram,
+import {
+  type FirewallRuleStep,
+  type ManagedExecution,
+  type RulesetProgram,
+  type RulesetRuleStep,
+  type SkipTargets,
+  stageConfigured,
+  type ZoneProgram,
 } from './program.js';
 import { readZone } from './read.js';
 import { isObject, segment } from './shape.js';
@@ -129,6 +130,7 @@ class ZoneCompiler {
       stages: STAGES.filter(
         (stage) => !RULES_PRODUCT_STAGES.has(stage) || entryPoints[stage] || accountEntryPoints[stage],
       ),
+      configuredStages: [],
       firewallRules,
       firewallPositions: positionsOf(firewallRules, this.filters.length),
       firewallWords: new Uint32Array((firewallRules.length + 31) >>> 5),
@@ -143,6 +145,7 @@ class ZoneCompiler {
     if (previousWafOn && this.zone.previous_waf) {
       program.previousWaf = { config: this.zone.previous_waf, pageRules: this.zone.page_rules ?? [] };
     }
+    program.configuredStages = program.stages.filter((stage) => stageConfigured(program, stage));
     this.problems.push(...checkPreviousWaf(this.zone.previous_waf, this.zone.page_rules));
     if (this.problems.length > 0) return { ok: false, problems: this.problems };
     const matcher = matcherFor(this.filters, this.options, this.neverRun);

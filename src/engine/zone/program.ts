@@ -108,6 +108,11 @@ export interface ZoneProgram {
    * the zone (or its account) has entry points for.
    */
   stages: readonly Stage[];
+  /**
+   * The stages that have something to run (`stageConfigured`), in order: a request decided without a
+   * trace goes through these only, since the others would leave nothing but their trace.
+   */
+  configuredStages: readonly Stage[];
   firewallRules: FirewallRuleStep[];
   /**
    * The position in firewallRules of each filter that is a firewall rule's, -1 for the others: the engine
@@ -128,4 +133,12 @@ export interface ZoneProgram {
   /** Whether the new WAF (managed phase) and the previous WAF run, from the migration state. */
   newWaf: boolean;
   previousWaf?: { config: PreviousWafEntry; pageRules: readonly PageRuleEntry[] };
+}
+
+/** Whether a stage of the program has something to run: rules, an entry point, the previous WAF. */
+export function stageConfigured(program: ZoneProgram, name: Stage): boolean {
+  if (name === 'firewall_rules') return program.firewallRules.length > 0;
+  if (name === 'previous_waf') return program.previousWaf !== undefined;
+  if (name === 'http_request_firewall_managed' && !program.newWaf) return false;
+  return program.entryPoints[name] !== undefined || program.accountEntryPoints[name] !== undefined;
 }

@@ -23,14 +23,15 @@ import {
   serveError,
   sourceValue,
 } from './pipeline.js';
-import type {
-  DeployedManagedRule,
-  FirewallRuleStep,
-  ManagedExecution,
-  RuleEffect,
-  RulesetProgram,
-  RulesetRuleStep,
-  ZoneProgram,
+import {
+  type DeployedManagedRule,
+  type FirewallRuleStep,
+  type ManagedExecution,
+  type RuleEffect,
+  type RulesetProgram,
+  type RulesetRuleStep,
+  stageConfigured,
+  type ZoneProgram,
 } from './program.js';
 
 /**
@@ -98,7 +99,8 @@ export class RequestRun {
   }
 
   run(): SimulationResult {
-    for (const stage of this.program.stages) this.stage(stage);
+    const { stages, configuredStages } = this.program;
+    for (const stage of this.tracing ? stages : configuredStages) this.stage(stage);
     // One shape for every result (decidedBy undefined when nothing decided): replay makes millions.
     const result: SimulationResult = {
       action: this.action,
@@ -120,7 +122,7 @@ export class RequestRun {
     const items: Items = [];
     let status: StageTrace['status'] = 'evaluated';
     let skippedBy = this.skippedStages?.get(name);
-    if (!this.configured(name)) status = 'off';
+    if (!stageConfigured(this.program, name)) status = 'off';
     else if (this.ended) status = 'not_reached';
     else if (skippedBy) status = 'skipped';
     else if (RESPONSE_STAGES.has(name) && !this.request?.response) status = 'no_response';
@@ -136,15 +138,6 @@ export class RequestRun {
     if (!this.tracing) return;
     const by = status === 'skipped' ? skippedBy : undefined;
     this.stages.push({ type: 'stage', name, status, ...(by ? { skippedBy: by } : {}), trace: items });
-  }
-
-  private configured(name: Stage): boolean {
-    if (name === 'firewall_rules') return this.program.firewallRules.length > 0;
-    if (name === 'previous_waf') return this.program.previousWaf !== undefined;
-    if (name === 'http_request_firewall_managed' && !this.program.newWaf) return false;
-    return (
-      this.program.entryPoints[name] !== undefined || this.program.accountEntryPoints[name] !== undefined
-    );
   }
 
   private matchedRule(name: RuleName): void {
