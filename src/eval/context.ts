@@ -66,6 +66,9 @@ export class FieldLayout {
   }
 }
 
+/** A context's computed values before it has any (shared: never written, since its length is 0). */
+const NO_COMPUTED_VALUES: (Value | typeof MISSING | undefined)[] = [];
+
 /**
  * One request's field values, derived lazily and cached: several filters (a whole ruleset) evaluated on
  * one context derive each field at most once.
@@ -80,7 +83,7 @@ export class RequestContext {
    * Computed values by slot, as `values`: a call that many rules make with the same arguments (a WAF's
    * transformation of every argument, in hundreds of managed rules) runs once per request.
    */
-  private readonly computedValues: (Value | typeof MISSING | undefined)[];
+  private computedValues: (Value | typeof MISSING | undefined)[] = NO_COMPUTED_VALUES;
 
   constructor(
     readonly layout: FieldLayout,
@@ -88,8 +91,6 @@ export class RequestContext {
   ) {
     // Filled, not holey: reading a slot is then a plain load (slots added to the layout later append).
     this.values = new Array(layout.names.length).fill(undefined);
-    // Filled too: a zone's managed rules number a thousand computed values, met in any order.
-    this.computedValues = new Array(layout.computedCount).fill(undefined);
   }
 
   /** A field's value; undefined when the request does not have it. */
@@ -100,12 +101,25 @@ export class RequestContext {
 
   /** A computed value, computed on first use; undefined when missing. */
   computed(slot: number, compute: (context: RequestContext) => Value | undefined): Value | undefined {
-    let known = this.computedValues[slot];
+    let values = this.computedValues;
+    // Made at the first computed value a request asks for, as long as the layout's: the layout is the
+    // scheme's, and a process that compiled the managed rulesets has a thousand slots that a zone of
+    // firewall rules never reads. Filled, not holey: slots are met in any order.
+    if (slot >= values.length) values = this.moreComputedValues(slot);
+    let known = values[slot];
     if (known === undefined) {
       known = compute(this) ?? MISSING;
-      this.computedValues[slot] = known;
+      values[slot] = known;
     }
     return known === MISSING ? undefined : known;
+  }
+
+  /** Room for `slot` and every slot of the layout, keeping the values computed so far. */
+  private moreComputedValues(slot: number): (Value | typeof MISSING | undefined)[] {
+    const values = new Array(Math.max(this.layout.computedCount, slot + 1)).fill(undefined);
+    for (let i = 0; i < this.computedValues.length; i++) values[i] = this.computedValues[i];
+    this.computedValues = values;
+    return values;
   }
 
   /** Derives a slot's value, stores it and returns what is stored (MISSING for a missing value). */

@@ -56,6 +56,19 @@ describe('computed values of a request', () => {
     expect(runs).toBe(2);
   });
 
+  it('keep what a request computed when the layout gains slots meanwhile (a rule compiled mid-request)', () => {
+    const layout = layoutFor(cloudflareScheme);
+    const first = layout.computedSlotOf('test-only(kept-a)') as number;
+    const context = contextOf({ url: 'https://a.example/' });
+    let runs = 0;
+    expect(context.computed(first, () => `a${++runs}`)).toBe('a1');
+    const later = layout.computedSlotOf(`test-only(kept-b-${layout.computedCount})`) as number;
+    expect(later).toBeGreaterThan(first);
+    expect(context.computed(later, () => 'b')).toBe('b');
+    expect(context.computed(first, () => `a${++runs}`)).toBe('a1');
+    expect(runs).toBe(1);
+  });
+
   it('give every filter sharing a context the answers it would get alone', () => {
     const expressions = [
       'lower(http.host) eq "a.example"',

@@ -163,9 +163,14 @@ export class RequestRun {
       const position = positionOf[index] as number;
       if (position >= 0) words[position >>> 5] |= 1 << (position & 31);
     }
+    // Each word is cleared as it is read; a rule that ends the firewall rules (or throws) leaves the words
+    // after it to clear.
+    let word = 0;
     try {
-      for (let word = 0; word < words.length; word++) {
+      for (; word < words.length; word++) {
         let bits = words[word] as number;
+        if (bits === 0) continue;
+        words[word] = 0;
         while (bits !== 0) {
           const lowest = bits & -bits;
           bits ^= lowest;
@@ -174,7 +179,7 @@ export class RequestRun {
         }
       }
     } finally {
-      words.fill(0);
+      if (word < words.length) words.fill(0, word);
     }
   }
 
