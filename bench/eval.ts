@@ -6,11 +6,8 @@
  * Usage: npm run bench:eval [-- --write]   (--write updates bench/RESULTS.md)
  */
 import { readFileSync } from 'node:fs';
-import { validate } from '../src/check/validate.js';
-import { compile } from '../src/eval/compile.js';
 import type { RequestContext } from '../src/eval/context.js';
-import { regexCacheStats } from '../src/regex/index.js';
-import { fieldValue, readSampleRequest, type SampleRequest } from '../src/request/index.js';
+import type { SampleRequest } from '../src/request/index.js';
 import type { IpAddress } from '../src/scheme/ip.js';
 import { machineDescription } from './machine.js';
 import { expectTally, measure, measurePair, type Timing } from './measure.js';
@@ -51,6 +48,13 @@ const METRICS: Record<string, Metric> = {
   },
 };
 if (await measureIfChild(workload.expressions, METRICS)) process.exit(0);
+
+// Loaded only now: a child process of `--against` runs a bundle of this file without the library
+// (scripts/run-bench.mjs), and measures only the version it was given.
+const { validate } = await import('../src/check/validate.js');
+const { compile } = await import('../src/eval/compile.js');
+const { regexCacheStats } = await import('../src/regex/index.js');
+const { fieldValue, readSampleRequest } = await import('../src/request/index.js');
 const requests: SampleRequest[] = workload.requests.map((r) => {
   const read = readSampleRequest(r);
   if (!read.ok) throw new Error(`${r.name}: ${JSON.stringify(read.problems)}`);

@@ -9,9 +9,6 @@
  * Usage: npm run bench:parse [-- --write] [-- --against REV]   (--write updates bench/RESULTS.md)
  */
 import { readFileSync } from 'node:fs';
-import { validate } from '../src/check/validate.js';
-import { tokenize } from '../src/lang/lexer.js';
-import { parse } from '../src/lang/parse.js';
 import { machineDescription } from './machine.js';
 import { measure } from './measure.js';
 import { publish } from './results.js';
@@ -50,6 +47,12 @@ const METRICS: Record<string, Metric> = {
   },
 };
 if (await measureIfChild(workload.expressions, METRICS)) process.exit(0);
+
+// Loaded only now: a child process of `--against` runs a bundle of this file without the library
+// (scripts/run-bench.mjs), and measures only the version it was given.
+const { validate } = await import('../src/check/validate.js');
+const { tokenize } = await import('../src/lang/lexer.js');
+const { parse } = await import('../src/lang/parse.js');
 
 // Warm up on every shape first, as a real workload mixes them.
 for (let round = 0; round < 2000; round++) for (const { expr } of workload.expressions) parse(expr);

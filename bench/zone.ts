@@ -6,12 +6,7 @@
  * decided by the 1,000-rule zone, this code against the code at git revision REV (bench/revision.ts).
  * Usage: npm run bench:zone [-- --write] [-- --against REV]
  */
-import { compileZone } from '../src/engine/index.js';
-import { ruleByRuleMatcher } from '../src/engine/matcher.js';
-import { indexedMatcher } from '../src/engine/program/index.js';
-import { layoutFor } from '../src/eval/context.js';
-import { readSampleRequest, type SampleRequest } from '../src/request/index.js';
-import { cloudflareScheme } from '../src/scheme/scheme.js';
+import type { SampleRequest } from '../src/request/index.js';
 import { machineDescription } from './machine.js';
 import { expectTally, measurePair } from './measure.js';
 import { publish } from './results.js';
@@ -128,6 +123,15 @@ const ZONE_ROWS = [{ id: 'zone-1000-rules', expr: '' }];
 // first 0.7 s or so (7.2 → 5.7 µs, V8 optimising the zone's and the reader's functions), and 8ebf6ad's
 // from 11.5 to about 10.2 µs; the default 0.2 s timed the optimising more than the requests.
 if (await measureIfChild(ZONE_ROWS, ZONE_METRICS, 1500)) process.exit(0);
+
+// Loaded only now: a child process of `--against` runs a bundle of this file without the library
+// (scripts/run-bench.mjs), and measures only the version it was given.
+const { compileZone } = await import('../src/engine/index.js');
+const { ruleByRuleMatcher } = await import('../src/engine/matcher.js');
+const { indexedMatcher } = await import('../src/engine/program/index.js');
+const { layoutFor } = await import('../src/eval/context.js');
+const { readSampleRequest } = await import('../src/request/index.js');
+const { cloudflareScheme } = await import('../src/scheme/scheme.js');
 
 const requests: SampleRequest[] = requestDocuments.map((document) => {
   const read = readSampleRequest(document);

@@ -9,6 +9,18 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { bundleOptions } from './bundle-options.mjs';
 
+/** The library's modules (src/) as empty modules, for the measuring processes' bundle. */
+const withoutLibrary = {
+  name: 'without-library',
+  setup(build) {
+    const src = `${resolve('src')}/`;
+    build.onResolve({ filter: /\/src\// }, ({ path, resolveDir }) =>
+      resolve(resolveDir, path).startsWith(src) ? { path, namespace: 'without-library' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'without-library' }, () => ({ contents: 'export {};' }));
+  },
+};
+
 const [entry, ...args] = process.argv.slice(2);
 if (!entry) {
   console.error('usage: node scripts/run-bench.mjs bench/NAME.ts [--against REV] [args...]');
@@ -35,7 +47,21 @@ if (against !== -1) {
     outfile: now,
     logLevel: 'warning',
   });
+  // The processes that measure each version run the benchmark bundled without the library (its modules
+  // stubbed; the benchmarks load them only after measureIfChild): with the library's code present in the
+  // measuring script, even unrun, the zone's figure came out some 20% slower and unsteady for the same
+  // bundle (bench/RESULTS.md, Zone program).
+  const child = `${cache}/child.mjs`;
+  await build({
+    ...bundleOptions,
+    sourcemap: false,
+    entryPoints: [entry],
+    outfile: child,
+    logLevel: 'warning',
+    plugins: [withoutLibrary, ...bundleOptions.plugins],
+  });
   args.push('--against-bundle', resolve(await bundleRevision(revision)), '--now-bundle', resolve(now));
+  args.push('--child-bundle', resolve(child));
 }
 const result = spawnSync(process.execPath, ['--expose-gc', outfile, ...args], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
