@@ -309,6 +309,9 @@ function forEachText<Extra>(
     for (const item of value) if (typeof item === 'string') visit(item, extra as Extra);
 }
 
+/** Up to this many texts a request, TextOwners finds a text's number by comparing it with each. */
+const FEW_TEXTS = 8;
+
 /**
  * A request's distinct texts, numbered as met, and the pieces each is an element of: as linked lists of
  * (text, piece) pairs in typed arrays that the next request reuses. (The managed rulesets' index meets
@@ -324,17 +327,18 @@ class TextOwners {
   private pairs = 0;
 
   clear(): void {
-    this.numbers.clear();
+    if (this.texts.length > FEW_TEXTS) this.numbers.clear();
     this.texts.length = 0;
     this.pairs = 0;
   }
 
   /** Records that `text` is an element of `piece` (pieces come in order: a repeat is the last pair). */
   readonly add = (text: string, piece: number): void => {
-    let number = this.numbers.get(text);
+    let number = this.numberOf(text);
     if (number === undefined) {
       number = this.texts.push(text) - 1;
-      this.numbers.set(text, number);
+      if (number === FEW_TEXTS) this.texts.forEach((known, at) => this.numbers.set(known, at));
+      else if (number > FEW_TEXTS) this.numbers.set(text, number);
       if (number === this.last.length) this.last = grown(this.last);
       this.last[number] = -1;
     } else if (this.piece[this.last[number] as number] === piece) return;
@@ -347,6 +351,17 @@ class TextOwners {
     this.previous[pair] = this.last[number] as number;
     this.last[number] = pair;
   };
+
+  /**
+   * A text's number, if it has one: a zone of firewall rules reads a handful of texts a request, which a
+   * loop compares faster than a map hashes them; the map takes over past FEW_TEXTS.
+   */
+  private numberOf(text: string): number | undefined {
+    const { texts } = this;
+    if (texts.length > FEW_TEXTS) return this.numbers.get(text);
+    for (let at = 0; at < texts.length; at++) if (texts[at] === text) return at;
+    return undefined;
+  }
 
   /** Writes `stamp` into `owners` at each piece that text number `text` is an element of. */
   stampOwners(text: number, owners: Int32Array, stamp: number): void {
