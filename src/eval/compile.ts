@@ -14,6 +14,7 @@ import { type Diagnostic, diagnostic, hint, message } from '../lang/catalogue.js
 import { closestName } from '../lang/closest-name.js';
 import { parseWildcard, type WildcardPart } from '../lang/wildcard.js';
 import { type RegexEngine, re2RegexEngine } from '../regex/index.js';
+import { mapEntryDeriver } from '../request/index.js';
 import type { IpRange } from '../scheme/ip.js';
 import type { Scheme } from '../scheme/scheme.js';
 import { cloudflareScheme } from '../scheme/scheme.js';
@@ -414,6 +415,8 @@ class Compiler implements ClosureTier {
         return (ctx) => ctx.get(slot);
       }
       case 'index': {
+        const entry = this.mapEntry(node);
+        if (entry) return entry;
         const target = this.value(node.target);
         const select = selector(node.index);
         return (ctx) => {
@@ -432,6 +435,27 @@ class Compiler implements ClosureTier {
         return (ctx) => ctx.computed(slot, compute);
       }
     }
+  }
+
+  /**
+   * `field["key"]` of a map field that a request's message gives entry by entry (the headers): read
+   * without deriving the whole map, unless the request's context has it already.
+   */
+  private mapEntry(node: Extract<TypedValue, { kind: 'index' }>): Read | undefined {
+    const { target, index } = node;
+    if (target.kind !== 'field' || index.kind !== 'map-key' || target.definition.constant !== undefined)
+      return undefined;
+    const entry = mapEntryDeriver(target.name, index.key);
+    if (!entry) return undefined;
+    const slot = this.slot(target.name);
+    const { key } = index;
+    return (ctx) => {
+      const known = ctx.values[slot];
+      // A context's input is a sample request or a map of field values (FieldValues, a ReadonlyMap).
+      if (known === undefined && !(ctx.input instanceof Map)) return entry(ctx.input as SampleRequest);
+      const map = known === undefined ? ctx.get(slot) : known;
+      return map instanceof Map ? map.get(key) : undefined;
+    };
   }
 
   slot(name: string): number {

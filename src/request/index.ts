@@ -1,5 +1,5 @@
 import { cloudflareScheme, type Scheme } from '../scheme/scheme.js';
-import type { Value } from '../scheme/values.js';
+import { asciiLower, type Value } from '../scheme/values.js';
 import { ALIASES, DERIVATIONS, RESPONSE_DERIVATIONS } from './derive.js';
 import type { RequestProblem, SampleRequest } from './model.js';
 import { readRequest } from './read.js';
@@ -54,6 +54,34 @@ export function fieldDeriver(field: string): FieldDeriver {
     if (cloudflareScheme.fields.has(field)) derivers.set(field, deriver);
   }
   return deriver;
+}
+
+/**
+ * `field[key]` without building the map, for a map field a request's message gives: the headers of one
+ * lower-case name (`http.request.headers["x-api-key"]`), found among the message's lines. Undefined for
+ * other fields. The same value as the map's entry for any request; one that gives the field some other way
+ * (in `fields`, a custom scheme) goes through the map. A zone's rules mostly read a header or two, and the
+ * whole map cost a sixth of a request decided by 1,000 firewall rules (bench/zone.ts).
+ */
+export function mapEntryDeriver(field: string, key: string): FieldDeriver | undefined {
+  if (field !== 'http.request.headers') return undefined;
+  const whole = fieldDeriver(field);
+  return (request) => {
+    const http = request.http;
+    if (
+      http === undefined ||
+      request.fields.size > 0 ||
+      request.derivable !== undefined ||
+      request.edge.has(field)
+    ) {
+      const map = whole(request);
+      return map instanceof Map ? map.get(key) : undefined;
+    }
+    let values: string[] | undefined;
+    for (const [name, value] of http.headers)
+      if (name.length === key.length && asciiLower(name) === key) (values ??= []).push(value);
+    return values;
+  };
 }
 
 /** The value of a field for a request; undefined when the request cannot provide it. */
