@@ -20,25 +20,8 @@ lib.format(expression);
 const checked = lib.validate(expression);
 assert.ok(checked.ok, 'the warm-up expression does not validate');
 
-// The two managed rulesets' public ids (src/engine/managed/constants.ts).
-const MANAGED_RULESETS = ['efb7b8c949ac4650a09736fc376e9aee', '4814384a9e5d4991b9815dcfc25d2f1f'];
-const compiled = lib.compileZone({
-  plan: 'enterprise',
-  rulesets: [
-    {
-      id: 'managed',
-      name: 'Managed rules',
-      kind: 'zone',
-      phase: 'http_request_firewall_managed',
-      rules: MANAGED_RULESETS.map((id, index) => ({
-        id: `deploy-${index}`,
-        action: 'execute',
-        expression: 'true',
-        action_parameters: { id },
-      })),
-    },
-  ],
-});
+// A zone deploying both managed rulesets by their public ids (src/engine/managed/constants.ts).
+const compiled = lib.compileZone(require('./managed-zone.json'));
 assert.ok(compiled.ok, 'the warm-up zone does not compile');
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0';
 const request = (url, userAgent = BROWSER, clientIp = '203.0.113.24') => {
