@@ -77,10 +77,10 @@ export function mapEntryDeriver(field: string, key: string): FieldDeriver | unde
       const map = whole(request);
       return map instanceof Map ? map.get(key) : undefined;
     }
-    let values: string[] | undefined;
+    const values: string[] = [];
     for (const [name, value] of http.headers)
-      if (name.length === key.length && asciiLower(name) === key) (values ??= []).push(value);
-    return values;
+      if (name.length === key.length && asciiLower(name) === key) values.push(value);
+    return values.length > 0 ? values : undefined;
   };
 }
 

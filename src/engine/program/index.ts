@@ -337,7 +337,8 @@ class TextOwners {
     let number = this.numberOf(text);
     if (number === undefined) {
       number = this.texts.push(text) - 1;
-      if (number === FEW_TEXTS) this.texts.forEach((known, at) => this.numbers.set(known, at));
+      if (number === FEW_TEXTS)
+        for (let at = 0; at <= number; at++) this.numbers.set(this.texts[at] as string, at);
       else if (number > FEW_TEXTS) this.numbers.set(text, number);
       if (number === this.last.length) this.last = grown(this.last);
       this.last[number] = -1;
