@@ -77,6 +77,8 @@ export function mapEntryDeriver(field: string, key: string): FieldDeriver | unde
       const map = whole(request);
       return map instanceof Map ? map.get(key) : undefined;
     }
+    // As the map's keys are made (asciiLower), not as headerValues compares names (toLowerCase, which also
+    // folds non-ASCII letters a rewritten header's name may hold).
     const values: string[] = [];
     for (const [name, value] of http.headers)
       if (name.length === key.length && asciiLower(name) === key) values.push(value);

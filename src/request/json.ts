@@ -51,7 +51,6 @@ export function entriesOf(record: Record<string, unknown>): [string, unknown][] 
   return entries;
 }
 
-/** A top-level key that must be a string when present. */
 /**
  * A member that must be a string when it is given: `value` is the member (`json.method`), `key` its name.
  * The callers read members by name: a key named at run time is a slower look-up, which a reader asking

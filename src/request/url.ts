@@ -22,7 +22,6 @@ const fail = (message: string): { ok: false; message: string } => ({ ok: false, 
 // Controls and spaces cannot appear in a request line: a client must percent-encode them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point
 const UNSENDABLE = /[\x00-\x20\x7f]/;
-
 const UNSENDABLE_MESSAGE = 'contains a space or control character (percent-encode it, e.g. %20)';
 
 /**
@@ -34,40 +33,21 @@ export function parseUrl(text: string): Parsed<UrlParts> {
   const hash = text.indexOf('#');
   const target = hash === -1 ? text : text.slice(0, hash);
   if (target.startsWith('/')) return { ok: true, value: splitTarget(target) };
-  // `scheme://authority` then the rest, read by hand: every request read goes through here.
-  const colon = target.indexOf(':');
-  if (!isSchemeName(target, colon) || !target.startsWith('//', colon + 1)) {
+  const match = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?]*)(.*)$/.exec(target);
+  if (!match) {
     return fail(
       'malformed URL: expected an absolute URL (https://host/path?query) or a path starting with /',
     );
   }
-  const scheme = parseScheme(target.slice(0, colon));
+  const scheme = parseScheme(match[1] as string);
   if (!scheme.ok) return scheme;
-  let authorityEnd = colon + 3;
-  while (authorityEnd < target.length) {
-    const code = target.charCodeAt(authorityEnd);
-    if (code === 0x2f /* / */ || code === 0x3f /* ? */) break;
-    authorityEnd++;
-  }
-  const authority = parseAuthority(target.slice(colon + 3, authorityEnd));
+  const authority = parseAuthority(match[2] as string);
   if (!authority.ok) return fail(`malformed URL: ${authority.message}`);
-  const rest = target.slice(authorityEnd);
+  const rest = match[3] as string;
   // `https://host` and `https://host?q` have the path `/`, which is what a client puts in the request line.
   const { path, query } = splitTarget(rest.startsWith('/') ? rest : `/${rest}`);
   const { host, port } = authority.value;
   return { ok: true, value: { scheme: scheme.value, host, port, path, query } };
-}
-
-/** Whether `text` up to `end` is a URL scheme's name: a letter, then letters, digits, `+`, `-` and `.`. */
-function isSchemeName(text: string, end: number): boolean {
-  if (end < 1) return false;
-  for (let i = 0; i < end; i++) {
-    const code = text.charCodeAt(i);
-    const letter = (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
-    const other = (code >= 0x30 && code <= 0x39) || code === 0x2b || code === 0x2d || code === 0x2e;
-    if (!letter && (i === 0 || !other)) return false;
-  }
-  return true;
 }
 
 function splitTarget(target: string): { path: string; query?: string } {
