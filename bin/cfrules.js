@@ -11,11 +11,17 @@
 'use strict';
 
 const { readFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
 const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { Script } = require('node:vm');
-const { cacheDirectory, cacheFile, readCache, setRegExpFlags, writeCache } = require('./code-cache.js');
+const {
+  cacheDirectory,
+  cacheFile,
+  compileScript,
+  readCache,
+  runCompiledScript,
+  setRegExpFlags,
+  writeCache,
+} = require('./code-cache.js');
 
 /** CFRULES_CACHE_DEBUG=1 says on standard error whether the cache was used and written (the tests read it). */
 const debug = process.env.CFRULES_CACHE_DEBUG
@@ -57,17 +63,13 @@ function runScript(dir) {
   const build = header && { version: header[1], hash: header[2] };
   const file = build && cacheFile(dir, build, process.argv[2]);
   if (file) setRegExpFlags();
-  const cachedData = file ? readCache(file) : undefined;
-  const script = new Script(source, { filename: path, cachedData });
+  const { script, state } = compileScript(source, path, file ? readCache(file) : undefined);
   if (file) {
-    const used = cachedData !== undefined && !script.cachedDataRejected;
-    debug(`${used ? 'used' : cachedData === undefined ? 'missing' : 'rejected'}: ${file}`);
-    if (!used) process.once('exit', (code) => saveCache(script, file, build, code));
+    debug(`${state}: ${file}`);
+    if (state !== 'used') process.once('exit', (code) => saveCache(script, file, build, code));
   }
-  const module = { exports: {} };
-  const run = script.runInThisContext();
   try {
-    run(module.exports, createRequire(path), module, path, dist, pathToFileURL(path).href);
+    runCompiledScript(script, path);
   } catch (error) {
     if (error?.code !== 'MODULE_NOT_FOUND') throw error;
     cannotLoad(missingModule(error));

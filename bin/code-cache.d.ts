@@ -14,3 +14,9 @@ export declare function cacheFile(dir: string, build: Build, firstArgument: stri
 export declare function readCache(file: string): Buffer | undefined;
 export declare function writeCache(file: string, build: Build, data: Buffer): Error | undefined;
 export declare function setRegExpFlags(): void;
+export declare function compileScript(
+  source: string,
+  path: string,
+  cachedData: Buffer | undefined,
+): { script: import('node:vm').Script; state: 'used' | 'missing' | 'rejected' };
+export declare function runCompiledScript(script: import('node:vm').Script, path: string): unknown;

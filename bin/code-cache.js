@@ -1,7 +1,8 @@
-// V8's code cache for the CLI (issue 16): where it lives, what its files are called, and reading and writing
-// them. Starting from cached code rather than compiling dist/cli.cjs is what brings a short command such as
-// `cfrules validate` under 1.6× a bare `node`. Nothing here may change what a command prints or its exit
-// status: every failure to read or write means "no cache", silently. CommonJS, as bin/cfrules.js explains.
+// V8's code cache for the CLI (issue 16) and the library (issue 22): where the CLI's lives, what its files
+// are called, reading and writing them, and compiling and running the scripts they are for. Starting from
+// cached code rather than compiling dist/cli.cjs is what brings a short command such as `cfrules validate`
+// under 1.6× a bare `node`. Nothing here may change what a command prints or its exit status: every failure
+// to read or write means "no cache", silently. CommonJS, as bin/cfrules.js explains.
 'use strict';
 
 const {
@@ -13,8 +14,11 @@ const {
   unlinkSync,
   writeFileSync,
 } = require('node:fs');
+const { createRequire } = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join, posix, win32 } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { Script } = require('node:vm');
 
 /** The value of CFRULES_CACHE_DIR that turns the cache off. */
 const OFF = 'off';
@@ -149,4 +153,41 @@ function setRegExpFlags() {
   v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 }
 
-module.exports = { OFF, cacheDirectory, buildPrefix, cacheFile, readCache, writeCache, setRegExpFlags };
+/**
+ * Compiles a script that scripts/bundle-options.mjs built (cacheableScript) with V8's cached data, if any:
+ * the script, and what became of the data (`used`, `missing` or `rejected`).
+ */
+function compileScript(source, path, cachedData) {
+  const script = new Script(source, { filename: path, cachedData });
+  const state = cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
+  return { script, state };
+}
+
+/**
+ * Runs such a script: a function of what Node gives a CommonJS module, plus the script's own URL for its
+ * `import.meta.url`. Returns its exports.
+ */
+function runCompiledScript(script, path) {
+  const module = { exports: {} };
+  script.runInThisContext()(
+    module.exports,
+    createRequire(path),
+    module,
+    path,
+    dirname(path),
+    pathToFileURL(path).href,
+  );
+  return module.exports;
+}
+
+module.exports = {
+  OFF,
+  cacheDirectory,
+  buildPrefix,
+  cacheFile,
+  readCache,
+  writeCache,
+  setRegExpFlags,
+  compileScript,
+  runCompiledScript,
+};

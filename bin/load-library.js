@@ -8,11 +8,8 @@
 'use strict';
 
 const { readFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
 const { join } = require('node:path');
-const { pathToFileURL } = require('node:url');
-const { Script } = require('node:vm');
-const { OFF, readCache, setRegExpFlags } = require('./code-cache.js');
+const { OFF, compileScript, readCache, runCompiledScript, setRegExpFlags } = require('./code-cache.js');
 
 /** The script's file in dist/. */
 const SCRIPT = 'library.cjs';
@@ -39,22 +36,10 @@ function loadLibrary(dist) {
   const { path, source, cacheFile } = libraryScript(dist);
   // Before V8 reads cached data, which it checks against the flags it was written under.
   if (cacheFile) setRegExpFlags();
-  const cachedData = cacheFile ? readCache(cacheFile) : undefined;
-  const script = new Script(source, { filename: path, cachedData });
-  if (process.env.CFRULES_CACHE_DEBUG && cacheFile) {
-    const state = cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
+  const { script, state } = compileScript(source, path, cacheFile ? readCache(cacheFile) : undefined);
+  if (process.env.CFRULES_CACHE_DEBUG && cacheFile)
     process.stderr.write(`cfrules: library code cache ${state}: ${cacheFile}\n`);
-  }
-  const module = { exports: {} };
-  script.runInThisContext()(
-    module.exports,
-    createRequire(path),
-    module,
-    path,
-    dist,
-    pathToFileURL(path).href,
-  );
-  return { library: module.exports, script, cacheFile };
+  return { library: runCompiledScript(script, path), script, cacheFile };
 }
 
 module.exports = { loadLibrary };

@@ -116,7 +116,9 @@ export const bundleOptions = {
  * Bundles dist/ as it ships, for scripts/build.mjs and the CLI tests alike (so that the tests run what
  * ships): the entry points, split into shared chunks, so that code reached only through a dynamic
  * `import()` — the service, which only `cfrules serve` loads — is a chunk of its own, read only by the
- * command that needs it (issue 16); and the CLI once more as one script for V8's code cache (cliScript).
+ * command that needs it (issue 16); the CLI once more as one script for V8's code cache (cliScript); and
+ * the library as one script too, which dist/index.js runs from the code cache that writeLibraryCache makes
+ * (libraryScript; the library is no entry point of the split bundle, so that it is loaded once).
  * `outdir` is a new directory, which scripts/replace-dist.mjs then puts in the place of dist/: chunk names
  * carry a content hash, so building over an old tree would leave stale chunks beside the new ones, and a
  * command run meanwhile would find a tree half written. Type declarations are not written here
