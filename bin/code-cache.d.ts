@@ -20,3 +20,4 @@ export declare function compileScript(
   cachedData: Buffer | undefined,
 ): { script: import('node:vm').Script; state: 'used' | 'missing' | 'rejected' };
 export declare function runCompiledScript(script: import('node:vm').Script, path: string): unknown;
+export declare function writeCacheFile(file: string, data: Buffer): Error | undefined;

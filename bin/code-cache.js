@@ -101,16 +101,13 @@ const KEEP_OTHER_BUILDS_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Writes the cached data, returning the error that stopped it (or undefined). Through a file of its own
- * renamed into place, so that a CLI starting meanwhile reads the old file or the new one, never half of
- * one. Then removes what other builds left here a day ago or more (a rebuild, or an upgrade of cfrules or
- * of Node, makes new names): only when writing, which is rare, and never a file another build may still be
- * using today.
+ * renamed into place, so that a process starting meanwhile reads the old file or the new one, never half of
+ * one.
  */
-function writeCache(file, build, data) {
-  const dir = dirname(file);
+function writeCacheFile(file, data) {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dirname(file), { recursive: true });
     const header = Buffer.alloc(HEADER);
     const { crc32 } = process.getBuiltinModule('node:zlib');
     header.writeUInt32LE(crc32(data), 0);
@@ -123,8 +120,18 @@ function writeCache(file, build, data) {
     } catch {}
     return error;
   }
-  removeOldFiles(dir, buildPrefix(build));
   return undefined;
+}
+
+/**
+ * A CLI command's cache: written as writeCacheFile writes, then what other builds left in the directory a
+ * day ago or more is removed (a rebuild, or an upgrade of cfrules or of Node, makes new names): only when
+ * writing, which is rare, and never a file another build may still be using today.
+ */
+function writeCache(file, build, data) {
+  const error = writeCacheFile(file, data);
+  if (error === undefined) removeOldFiles(dirname(file), buildPrefix(build));
+  return error;
 }
 
 function removeOldFiles(dir, ownPrefix) {
@@ -187,6 +194,7 @@ module.exports = {
   cacheFile,
   readCache,
   writeCache,
+  writeCacheFile,
   setRegExpFlags,
   compileScript,
   runCompiledScript,

@@ -7,7 +7,7 @@
 
 const assert = require('node:assert/strict');
 const { loadLibrary } = require('../bin/load-library.js');
-const { writeCache } = require('../bin/code-cache.js');
+const { writeCacheFile } = require('../bin/code-cache.js');
 
 const dist = process.argv[2];
 const { library: lib, script, cacheFile } = loadLibrary(dist);
@@ -45,6 +45,6 @@ assert.equal(attack.action, 'block', 'the warm-up attack is not blocked');
 const ordinary = compiled.zone.simulate(request('https://shop.example.com/products?page=2&sort=price'));
 assert.notEqual(ordinary.action, 'block', 'the warm-up ordinary request is blocked');
 
-const error = writeCache(cacheFile, { version: '', hash: '' }, script.createCachedData());
+const error = writeCacheFile(cacheFile, script.createCachedData());
 if (error) throw error;
 process.stdout.write(JSON.stringify(Object.keys(lib)));

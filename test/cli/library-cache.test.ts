@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeCache } from '../../bin/code-cache.js';
+import { writeCacheFile } from '../../bin/code-cache.js';
 import * as source from '../../src/index.js';
 import { root } from './run-binary.js';
 
@@ -94,7 +94,7 @@ describe("the library's entry point", () => {
     // A sound file holding V8's data for another script, which V8 checks and rejects.
     const other = new Script('1 + 1');
     other.runInThisContext();
-    expect(writeCache(cache, { version: '', hash: '' }, other.createCachedData())).toBeUndefined();
+    expect(writeCacheFile(cache, other.createCachedData())).toBeUndefined();
     const rejected = await runLibrary(dist);
     expect(rejected.cache).toEqual(['rejected']);
     expect(rejected.output).toEqual(reference.output);
