@@ -61,7 +61,8 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
   const profile = readProfile(source, options);
   if ('severity' in profile) return invalid(profile);
   const maxLength = options.maxLength ?? MAX_EXPRESSION_LENGTH;
-  const length = characterCount(source);
+  // A text has no more characters than UTF-16 units: only a longer one needs counting.
+  const length = source.length > maxLength ? characterCount(source) : 0;
   if (length > maxLength) {
     // Report from the first character past the limit, in UTF-16 offsets.
     let offset = 0;

@@ -145,6 +145,10 @@ function takeCodePoints(
  */
 export function scanQuotedString(text: string, start: number, end: number): ScanResult<string> {
   const contentStart = start + 1;
+  // Most strings have no escape: their content is one run, read without the loop's array and closure.
+  const close = text.indexOf('"', contentStart);
+  if (close >= 0 && close < end && !hasBackslash(text, contentStart, close))
+    return { ok: true, value: toBinary(text, contentStart, close), end: close + 1 };
   let i = contentStart;
   let runStart = i;
   const out: string[] = [];
@@ -184,6 +188,12 @@ export function scanQuotedString(text: string, start: number, end: number): Scan
     runStart = i;
   }
   return stringFailure(message('noEndingQuote'), contentStart);
+}
+
+/** Whether text[from, to) holds a backslash (searched within the range only: a text may hold thousands of strings). */
+function hasBackslash(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 0x5c) return true;
+  return false;
 }
 
 /** A raw string `r#…#"…"#…#` whose `r` is at `start`. Returns the content and the number of `#`. */

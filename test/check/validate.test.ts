@@ -85,6 +85,9 @@ describe('validate: language', () => {
     expect(errorOf(long)).toMatchObject({ code: 'expression-too-long', column: 4097 });
     expect(validate(long, { maxLength: 5000 }).ok).toBe(true);
     expect(validate('http.host eq "é"', { maxLength: 16 }).ok).toBe(true); // characters, not bytes
+    // Characters, not UTF-16 units: the emoji is two units and one character.
+    expect(validate('http.host eq "😀"', { maxLength: 16 }).ok).toBe(true);
+    expect(errorOf('http.host eq "😀"', { maxLength: 15 })).toMatchObject({ code: 'expression-too-long' });
   });
 
   it('accepts `true`, the match-everything expression', () => {
