@@ -447,6 +447,86 @@ export const migrations: readonly Migration[] = [
       rowid: '',
     }),
   },
+  {
+    version: 7,
+    description: "each zone's numbers of filters and firewall rules, kept by triggers",
+    // The limits on a zone's filters and rules are checked at every creation. Counting the zone's rows
+    // walked its index, 23 ns a row in SQLite: 117 µs per creation in a zone of 5,000 filters, and filling a
+    // zone cost the square of its size. The numbers now sit in a row per zone that triggers keep in step
+    // with every insert and delete, the cascades of a zone's deletion and the rollbacks included.
+    sqlite: `
+        CREATE TABLE zone_counts (
+          zone_id TEXT PRIMARY KEY,
+          filters INTEGER NOT NULL DEFAULT 0,
+          firewall_rules INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+        INSERT INTO zone_counts (zone_id, filters, firewall_rules)
+          SELECT id,
+            (SELECT count(*) FROM filters WHERE filters.zone_id = zones.id),
+            (SELECT count(*) FROM firewall_rules WHERE firewall_rules.zone_id = zones.id)
+          FROM zones;
+        CREATE TRIGGER zone_counts_zone_added AFTER INSERT ON zones BEGIN
+          INSERT INTO zone_counts (zone_id) VALUES (NEW.id);
+        END;
+        CREATE TRIGGER zone_counts_zone_deleted AFTER DELETE ON zones BEGIN
+          DELETE FROM zone_counts WHERE zone_id = OLD.id;
+        END;
+        CREATE TRIGGER zone_counts_filter_added AFTER INSERT ON filters BEGIN
+          UPDATE zone_counts SET filters = filters + 1 WHERE zone_id = NEW.zone_id;
+        END;
+        CREATE TRIGGER zone_counts_filter_deleted AFTER DELETE ON filters BEGIN
+          UPDATE zone_counts SET filters = filters - 1 WHERE zone_id = OLD.zone_id;
+        END;
+        CREATE TRIGGER zone_counts_rule_added AFTER INSERT ON firewall_rules BEGIN
+          UPDATE zone_counts SET firewall_rules = firewall_rules + 1 WHERE zone_id = NEW.zone_id;
+        END;
+        CREATE TRIGGER zone_counts_rule_deleted AFTER DELETE ON firewall_rules BEGIN
+          UPDATE zone_counts SET firewall_rules = firewall_rules - 1 WHERE zone_id = OLD.zone_id;
+        END;
+      `,
+    // One trigger function for the three tables. Its search_path is the one the migration runs with (the
+    // store's schema), so that it finds zone_counts whatever the session's path when a trigger fires.
+    postgres: `
+        CREATE TABLE zone_counts (
+          zone_id TEXT PRIMARY KEY,
+          filters INTEGER NOT NULL DEFAULT 0,
+          firewall_rules INTEGER NOT NULL DEFAULT 0
+        );
+        INSERT INTO zone_counts (zone_id, filters, firewall_rules)
+          SELECT id,
+            (SELECT count(*) FROM filters WHERE filters.zone_id = zones.id),
+            (SELECT count(*) FROM firewall_rules WHERE firewall_rules.zone_id = zones.id)
+          FROM zones;
+        CREATE FUNCTION zone_counts_follow() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+        BEGIN
+          IF TG_TABLE_NAME = 'zones' THEN
+            IF TG_OP = 'INSERT' THEN
+              INSERT INTO zone_counts (zone_id) VALUES (NEW.id);
+            ELSE
+              DELETE FROM zone_counts WHERE zone_id = OLD.id;
+            END IF;
+          ELSIF TG_TABLE_NAME = 'filters' THEN
+            IF TG_OP = 'INSERT' THEN
+              UPDATE zone_counts SET filters = filters + 1 WHERE zone_id = NEW.zone_id;
+            ELSE
+              UPDATE zone_counts SET filters = filters - 1 WHERE zone_id = OLD.zone_id;
+            END IF;
+          ELSIF TG_OP = 'INSERT' THEN
+            UPDATE zone_counts SET firewall_rules = firewall_rules + 1 WHERE zone_id = NEW.zone_id;
+          ELSE
+            UPDATE zone_counts SET firewall_rules = firewall_rules - 1 WHERE zone_id = OLD.zone_id;
+          END IF;
+          RETURN NULL;
+        END
+        $$;
+        CREATE TRIGGER zone_counts_zones AFTER INSERT OR DELETE ON zones
+          FOR EACH ROW EXECUTE FUNCTION zone_counts_follow();
+        CREATE TRIGGER zone_counts_filters AFTER INSERT OR DELETE ON filters
+          FOR EACH ROW EXECUTE FUNCTION zone_counts_follow();
+        CREATE TRIGGER zone_counts_firewall_rules AFTER INSERT OR DELETE ON firewall_rules
+          FOR EACH ROW EXECUTE FUNCTION zone_counts_follow();
+      `,
+  },
 ];
 
 /** The schema version this code creates and understands. */

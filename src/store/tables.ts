@@ -4,7 +4,6 @@ import { ACCOUNT_RULESETS, rulesetTable } from './ruleset-table.js';
 import {
   bit,
   COUNT,
-  counter,
   deleter,
   equals,
   insertSql,
@@ -19,6 +18,7 @@ import {
   updatedOne,
   updateSql,
   upsertSql,
+  zoneCounter,
 } from './sql.js';
 import type {
   AccountRecord,
@@ -379,7 +379,7 @@ function filterTable({ prepare, dialect }: Sql): FilterTable {
     update: async (filter) => updatedOne(await update.run(filterToRow(filter)), 'filter', filter.id),
     // A filter that a firewall rule still uses cannot be deleted (foreign key): the delete throws.
     delete: deleter(prepare, 'filters', ['filters']),
-    count: counter(prepare, 'filters'),
+    count: zoneCounter(prepare, 'filters'),
   };
 }
 
@@ -519,7 +519,7 @@ function firewallRuleTable({ prepare, dialect }: Sql): FirewallRuleTable {
     insert: async (rule) => void (await insert.run(firewallRuleToRow(rule))),
     update: async (rule) => updatedOne(await update.run(firewallRuleToRow(rule)), 'firewall rule', rule.id),
     delete: deleter(prepare, 'firewall_rules', ['firewallRules']),
-    count: counter(prepare, 'firewall_rules'),
+    count: zoneCounter(prepare, 'firewall_rules'),
     countUsing: async (zoneId, filterId) =>
       (await using.get({ zone_id: zoneId, filter_id: filterId }))?.n ?? 0,
   };

@@ -494,6 +494,53 @@ export function storeContract(name: string, open: () => Promise<Store>, ranOn?: 
       });
     });
 
+    describe('counts', () => {
+      it("follow a zone's filters and rules through inserts, refused inserts, deletes and rollbacks", async () => {
+        const z = await zoneFixture();
+        const other = await zoneFixture();
+        const counts = (zoneId: string) =>
+          run(async (tx) => [await tx.filters.count(zoneId), await tx.firewallRules.count(zoneId)]);
+        expect(await counts(z.id)).toEqual([0, 0]);
+        const filters = Array.from({ length: 5 }, () => filter(z.id));
+        const rules = filters.slice(0, 2).map((f) => rule(z.id, f.id));
+        await run(async (tx) => {
+          for (const f of filters) await tx.filters.insert(f);
+          await tx.filters.insert(filter(other.id));
+          for (const r of rules) await tx.firewallRules.insert(r);
+          // A duplicate expression writes nothing, and counts nothing.
+          expect(
+            await tx.filters.insertUnlessDuplicate({
+              ...filter(z.id),
+              expression: filters[2]?.expression as string,
+            }),
+          ).toBe(false);
+        });
+        expect(await counts(z.id)).toEqual([5, 2]);
+        expect(await counts(other.id)).toEqual([1, 0]);
+        // A refused insert (a filter id the zone has) and a rolled-back transaction leave the counts alone.
+        await expect(run((tx) => tx.filters.insert(filters[3] as FilterRecord))).rejects.toThrow(UNIQUE);
+        await expect(
+          run(async (tx) => {
+            await tx.filters.insert(filter(z.id));
+            await tx.filters.delete(z.id, [(filters[4] as FilterRecord).id]);
+            throw new Error('rolled back');
+          }),
+        ).rejects.toThrow('rolled back');
+        expect(await counts(z.id)).toEqual([5, 2]);
+        await run(async (tx) => {
+          await tx.filters.delete(z.id, [(filters[4] as FilterRecord).id, 'no-such-filter']);
+          await tx.firewallRules.delete(z.id, [(rules[0] as FirewallRuleRecord).id]);
+        });
+        expect(await counts(z.id)).toEqual([4, 1]);
+        // A zone's deletion takes its counts with it; a zone made again with its id starts from nothing.
+        await run((tx) => tx.zones.delete(z.id));
+        expect(await counts(z.id)).toEqual([0, 0]);
+        await run((tx) => tx.zones.insert(z));
+        expect(await counts(z.id)).toEqual([0, 0]);
+        expect(await counts(other.id)).toEqual([1, 0]);
+      });
+    });
+
     describe('constraints', () => {
       it('one filter per expression in a zone; the same expression in another zone is fine', async () => {
         const z = await zoneFixture();

@@ -295,6 +295,47 @@ describe('SQLite store files', () => {
     }
   });
 
+  it("at version 6 are migrated with each zone's numbers of filters and firewall rules", async () => {
+    const db = new Database(path);
+    expect(migrate(db, 6)).toEqual([1, 2, 3, 4, 5, 6]);
+    const a = account();
+    const [busy, quiet, empty] = [zone(a.id), zone(a.id), zone(a.id)];
+    try {
+      insertAccount(db, a);
+      insertZones(db, a.id, [busy, quiet, empty]);
+      const insertFilter = db.prepare(
+        "INSERT INTO filters (id, zone_id, expression, description, paused, created_on, modified_on) VALUES (?, ?, ?, '', 0, ?, ?)",
+      );
+      const insertRule = db.prepare(
+        "INSERT INTO firewall_rules (id, zone_id, filter_id, action, paused, description, products, created_on, modified_on) VALUES (?, ?, ?, 'block', 0, '', '[]', ?, ?)",
+      );
+      for (let i = 0; i < 7; i++) {
+        const id = `f${i}`.padEnd(32, '0');
+        insertFilter.run(id, busy.id, `http.host eq "${i}.example"`, T0, T0);
+        if (i < 3) insertRule.run(`r${i}`.padEnd(32, '0'), busy.id, id, T0, T0);
+      }
+      insertFilter.run('q'.repeat(32), quiet.id, 'ssl', T0, T0);
+    } finally {
+      db.close();
+    }
+    const store = openSqliteStore(path);
+    try {
+      const counts = (zoneId: string) =>
+        store.transaction(async (tx) => [
+          await tx.filters.count(zoneId),
+          await tx.firewallRules.count(zoneId),
+        ]);
+      expect(await counts(busy.id)).toEqual([7, 3]);
+      expect(await counts(quiet.id)).toEqual([1, 0]);
+      expect(await counts(empty.id)).toEqual([0, 0]);
+      // And kept from there on.
+      await store.transaction((tx) => tx.filters.insert(filter(empty.id)));
+      expect(await counts(empty.id)).toEqual([1, 0]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('from a newer cfrules are refused and left untouched', async () => {
     await openSqliteStore(path).close();
     const db = new Database(path);
