@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/store/migrations.js';
 import { migratePostgresDatabase, openPostgresStore } from '../../src/store/postgres.js';
+import { migratePostgres } from '../../src/store/postgres-migrations.js';
 import type { Store } from '../../src/store/store.js';
 import {
   dropTestSchema,
@@ -49,6 +50,43 @@ describe(`PostgreSQL schema (${POSTGRES_TEST_KIND})`, () => {
     } finally {
       for (const store of stores) await store.close();
       await dropTestSchema(schema);
+    }
+  });
+
+  it("is migrated from version 6 with each zone's numbers of filters and firewall rules (PGlite)", async () => {
+    const db = new PGlite();
+    // Statements with parameters one at a time; a migration's several statements at once.
+    const connection = {
+      query: async (sql: string, params?: readonly unknown[]) =>
+        params?.length ? db.query(sql, params as unknown[]) : ((await db.exec(sql)).at(-1) ?? { rows: [] }),
+    };
+    try {
+      expect(await migratePostgres(connection, 6)).toEqual([1, 2, 3, 4, 5, 6]);
+      await db.exec(`
+        INSERT INTO accounts (id, name, email, created_on) VALUES ('a', 'A', 'a@example.com', '');
+        INSERT INTO zones (id, name, plan, account_id, paused, created_on, modified_on)
+          VALUES ('busy', 'busy.example', 'free', 'a', 0, '', ''), ('empty', 'empty.example', 'free', 'a', 0, '', '');
+        INSERT INTO filters (id, zone_id, expression, description, paused, created_on, modified_on)
+          VALUES ('f1', 'busy', 'ssl', '', 0, '', ''), ('f2', 'busy', 'true', '', 0, '', '');
+        INSERT INTO firewall_rules (id, zone_id, filter_id, action, paused, description, products, created_on, modified_on)
+          VALUES ('r1', 'busy', 'f1', 'block', 0, '', '[]', '', '');
+      `);
+      expect(await migratePostgres(connection, 7)).toEqual([7]);
+      const counts = async () =>
+        (await db.query('SELECT zone_id, filters, firewall_rules FROM zone_counts ORDER BY zone_id')).rows;
+      expect(await counts()).toEqual([
+        { zone_id: 'busy', filters: 2, firewall_rules: 1 },
+        { zone_id: 'empty', filters: 0, firewall_rules: 0 },
+      ]);
+      // Kept from there on, through a zone's deletion and its cascades too.
+      await db.exec(`
+        INSERT INTO filters (id, zone_id, expression, description, paused, created_on, modified_on)
+          VALUES ('g1', 'empty', 'ssl', '', 0, '', '');
+        DELETE FROM zones WHERE id = 'busy';
+      `);
+      expect(await counts()).toEqual([{ zone_id: 'empty', filters: 1, firewall_rules: 0 }]);
+    } finally {
+      await db.close();
     }
   });
 
