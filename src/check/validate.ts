@@ -62,14 +62,16 @@ export function validate(source: string, options: ValidateOptions = {}): Validat
   if ('severity' in profile) return invalid(profile);
   const maxLength = options.maxLength ?? MAX_EXPRESSION_LENGTH;
   // A text has no more characters than UTF-16 units: only a longer one needs counting.
-  const length = source.length > maxLength ? characterCount(source) : 0;
-  if (length > maxLength) {
-    // Report from the first character past the limit, in UTF-16 offsets.
-    let offset = 0;
-    for (let count = 0; count < maxLength; count++)
-      offset += (source.codePointAt(offset) as number) > 0xffff ? 2 : 1;
-    const text = message('tooLong', { length, limit: maxLength });
-    return invalid(diagnostic('expression-too-long', text, spanOf(source, offset, source.length)));
+  if (source.length > maxLength) {
+    const length = characterCount(source);
+    if (length > maxLength) {
+      // Report from the first character past the limit, in UTF-16 offsets.
+      let offset = 0;
+      for (let count = 0; count < maxLength; count++)
+        offset += (source.codePointAt(offset) as number) > 0xffff ? 2 : 1;
+      const text = message('tooLong', { length, limit: maxLength });
+      return invalid(diagnostic('expression-too-long', text, spanOf(source, offset, source.length)));
+    }
   }
 
   const scheme = options.scheme ?? cloudflareScheme;

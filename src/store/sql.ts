@@ -194,10 +194,7 @@ export function deleter(
 
 /** The number of a zone's rows in `table`. */
 export function counter(prepare: Prepare, table: string): (zoneId: string) => Promise<number> {
-  const count = prepare<{ zone_id: string }, { n: number }>(
-    `SELECT ${COUNT} FROM ${table} WHERE zone_id = @zone_id`,
-  );
-  return async (zoneId) => (await count.get({ zone_id: zoneId }))?.n ?? 0;
+  return zoneNumber(prepare, `SELECT ${COUNT} FROM ${table} WHERE zone_id = @zone_id`);
 }
 
 /**
@@ -208,10 +205,13 @@ export function zoneCounter(
   prepare: Prepare,
   column: 'filters' | 'firewall_rules',
 ): (zoneId: string) => Promise<number> {
-  const count = prepare<{ zone_id: string }, { n: number }>(
-    `SELECT ${column} AS n FROM zone_counts WHERE zone_id = @zone_id`,
-  );
-  return async (zoneId) => (await count.get({ zone_id: zoneId }))?.n ?? 0;
+  return zoneNumber(prepare, `SELECT ${column} AS n FROM zone_counts WHERE zone_id = @zone_id`);
+}
+
+/** A query of one number `n` for a zone, 0 when it gives no row. */
+function zoneNumber(prepare: Prepare, sql: string): (zoneId: string) => Promise<number> {
+  const query = prepare<{ zone_id: string }, { n: number }>(sql);
+  return async (zoneId) => (await query.get({ zone_id: zoneId }))?.n ?? 0;
 }
 
 /** Checks that an update changed its row: updating a record that is not there is a bug, not a no-op. */
